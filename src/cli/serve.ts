@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
+import { createLogger } from '../config/logger.js';
+import { settings, type Setting, type SettingKey } from '../config/schema.js';
+import { startServer } from '../server.js';
+
+const keys = Object.keys(settings) as SettingKey[];
+
+/** `tocsin serve`: every setting is also a `--<key>` flag, as in `ntfy serve`. */
+export function registerServe(program: Command): void {
+  const serve = program
+    .command('serve')
+    .description('Run the server')
+    .option('-c, --config <file>', 'server.yml to read (env TOCSIN_CONFIG_FILE or NTFY_CONFIG_FILE)');
+  for (const key of keys) {
+    const setting: Setting = settings[key];
+    serve.option(`--${key} <value>`, `${setting.doc} (default: ${JSON.stringify(setting.default)})`);
+  }
+  serve.action(async (options: Record<string, string | undefined>) => {
+    const flags: RawValues = {};
+    for (const key of keys) {
+      const value = options[camel(key)];
+      if (value !== undefined) flags[key] = value;
+    }
+    const file = options.config ?? process.env.TOCSIN_CONFIG_FILE ?? process.env.NTFY_CONFIG_FILE;
+    await run(file, flags);
+  });
+}
+
+async function run(file: string | undefined, flags: RawValues): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig({ file, env: process.env, flags });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`tocsin: ${err.message}`);
+    process.exit(1);
+  }
+  const log = await createLogger(loaded.config);
+  for (const warning of loaded.warnings) log.warn(warning);
+  const server = await startServer(loaded.config, log);
+  const stop = (signal: string): void => {
+    log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function camel(key: string): string {
+  return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { parseDuration, parseSize } from '../model/units.js';
+import { canonicalKey, envNames, settings, type Config, type Setting, type SettingKey } from './schema.js';
+
+export type RawValues = Partial<Record<SettingKey, unknown>>;
+
+export interface LoadSources {
+  /** Path of server.yml; absent means defaults, env and flags only. */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values of `--<key>` flags, already keyed by setting name. */
+  flags?: RawValues;
+}
+
+export interface Loaded {
+  config: Config;
+  /** Unknown keys in the file: reported, not fatal, as ntfy does. */
+  warnings: string[];
+}
+
+/** A bad setting stops startup with this error, naming the key and the value. */
+export class ConfigError extends Error {}
+
+const keys = Object.keys(settings) as SettingKey[];
+const isKey = (key: string): key is SettingKey => key in settings;
+
+const kindSchema: Record<Setting['kind'], object> = {
+  string: { type: 'string' },
+  bool: { type: 'boolean' },
+  int: { type: 'integer', minimum: 0 },
+  duration: { type: ['string', 'number'], format: 'duration' },
+  size: { type: ['string', 'number'], format: 'size' },
+  list: { type: 'array', items: { type: 'string' } },
+  enum: {},
+};
+
+const hints: Record<Setting['kind'], string> = {
+  string: 'a string',
+  bool: 'true or false',
+  int: 'a whole number of at least 0',
+  duration: 'a duration like 45s, 12h or 3d',
+  size: 'a size like 4096, 4k or 15M',
+  list: 'a list of strings',
+  enum: 'one of',
+};
+
+const ajv = new Ajv({ coerceTypes: 'array', allErrors: true, useDefaults: false });
+ajv.addFormat('duration', { type: 'string', validate: (s: string) => accepts(() => parseDuration(s)) });
+ajv.addFormat('size', { type: 'string', validate: (s: string) => accepts(() => parseSize(s)) });
+const validate = ajv.compile({
+  type: 'object',
+  properties: Object.fromEntries(
+    keys.map((key) => {
+      const setting: Setting = settings[key];
+      return [key, setting.kind === 'enum' ? { enum: setting.values } : kindSchema[setting.kind]];
+    }),
+  ),
+});
+
+function accepts(parse: () => number): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Defaults < server.yml < NTFY_<KEY> < TOCSIN_<KEY> < --<key> flags. */
+export function loadConfig(sources: LoadSources = {}): Loaded {
+  const warnings: string[] = [];
+  const raw: Record<string, unknown> = {};
+  for (const key of keys) raw[key] = settings[key].default;
+  if (sources.file) Object.assign(raw, readFile(sources.file, warnings));
+  Object.assign(raw, fromEnv(sources.env ?? {}));
+  for (const [key, value] of Object.entries(sources.flags ?? {})) {
+    if (value !== undefined) raw[key] = splitList(key as SettingKey, value);
+  }
+  const original = structuredClone(raw);
+  if (!validate(raw)) throw new ConfigError(describe(validate.errors ?? [], original));
+  return { config: toConfig(raw as Record<SettingKey, unknown>), warnings };
+}
+
+function readFile(path: string, warnings: string[]): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`config file ${path} must be a YAML mapping of keys to values`);
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(doc)) {
+    const key = canonicalKey(name);
+    if (isKey(key)) values[key] = value;
+    else warnings.push(`unknown config key "${name}" in ${path} is ignored`);
+  }
+  return values;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): RawValues {
+  const values: RawValues = {};
+  for (const key of keys) {
+    const [tocsin, ntfy] = envNames(key);
+    const value = env[tocsin] ?? env[ntfy];
+    if (value !== undefined) values[key] = splitList(key, value);
+  }
+  return values;
+}
+
+/** Env vars and flags carry lists as comma-separated strings. */
+function splitList(key: SettingKey, value: unknown): unknown {
+  if (settings[key].kind !== 'list' || typeof value !== 'string') return value;
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function describe(errs: ErrorObject[], values: Record<string, unknown>): string {
+  const lines = errs.map((err) => {
+    const key = err.instancePath.split('/')[1] as SettingKey;
+    const setting: Setting = settings[key];
+    const hint = setting.kind === 'enum' ? `one of ${setting.values?.join(', ')}` : hints[setting.kind];
+    return `invalid value for ${key}: ${JSON.stringify(values[key])} (must be ${hint})`;
+  });
+  return [...new Set(lines)].join('\n');
+}
+
+function toConfig(v: Record<SettingKey, unknown>): Config {
+  const str = (key: SettingKey): string => String(v[key]);
+  const duration = (key: SettingKey): number => parseDuration(str(key));
+  const size = (key: SettingKey): number => parseSize(str(key));
+  return {
+    baseUrl: str('base-url').replace(/\/+$/, ''),
+    listenHttp: parseListen(str('listen-http')),
+    cacheFile: str('cache-file'),
+    cacheDurationMs: duration('cache-duration'),
+    cacheStartupQueries: str('cache-startup-queries'),
+    cacheBatchSize: v['cache-batch-size'] as number,
+    cacheBatchTimeoutMs: duration('cache-batch-timeout'),
+    keepaliveIntervalMs: duration('keepalive-interval'),
+    managerIntervalMs: duration('manager-interval'),
+    messageSizeLimit: size('message-size-limit'),
+    messageDelayLimitMs: duration('message-delay-limit'),
+    globalTopicLimit: v['global-topic-limit'] as number,
+    disallowedTopics: v['disallowed-topics'] as string[],
+    behindProxy: v['behind-proxy'] as boolean,
+    proxyForwardedHeader: str('proxy-forwarded-header'),
+    proxyTrustedHosts: v['proxy-trusted-hosts'] as string[],
+    subscriberBufferLimit: size('subscriber-buffer-limit'),
+    logLevel: v['log-level'] as Config['logLevel'],
+    logFormat: v['log-format'] as Config['logFormat'],
+    logFile: str('log-file'),
+  };
+}
+
+/** `[host]:port` as ntfy writes it: ":80", "127.0.0.1:8080", "[::1]:8080". An empty host means every interface. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) throw new ConfigError(`invalid value for listen-http: ${JSON.stringify(value)} (must be [host]:port, e.g. :80 or 127.0.0.1:8080)`);
+  return { host: match[1] ?? match[2] ?? '', port };
+}

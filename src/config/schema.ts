@@ -1,0 +1,82 @@
+/**
+ * The single source of Tocsin's settings: every server.yml key with its kind, default and
+ * meaning. Keys, defaults and units are ntfy's (docs/config.md), so an ntfy server.yml
+ * works unchanged; env names (TOCSIN_<KEY>, NTFY_<KEY>), CLI flags, validation and the
+ * README's table all derive from this list.
+ */
+export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
+
+export interface Setting {
+  kind: SettingKind;
+  default: string | number | boolean | readonly string[];
+  doc: string;
+  /** Allowed values of an enum setting. */
+  values?: readonly string[];
+}
+
+export const settings = {
+  'base-url': { kind: 'string', default: '', doc: 'Public URL of this server, e.g. https://ntfy.example.com; used in titles and attachment links' },
+  'listen-http': { kind: 'string', default: ':80', doc: 'Address to listen on, [host]:port' },
+  'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
+  'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
+  'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },
+  'cache-batch-size': { kind: 'int', default: 0, doc: 'Most messages written in one cache transaction; 0 means no limit' },
+  'cache-batch-timeout': { kind: 'duration', default: '0s', doc: 'How long a write may wait to join a batch; 0 commits once per event-loop turn' },
+  'keepalive-interval': { kind: 'duration', default: '45s', doc: 'Interval of keepalive events on subscriber streams' },
+  'manager-interval': { kind: 'duration', default: '1m', doc: 'Interval of housekeeping: cache pruning, stats' },
+  'message-size-limit': { kind: 'size', default: '4k', doc: 'Largest message body; a larger body is treated as an attachment' },
+  'message-delay-limit': { kind: 'duration', default: '3d', doc: 'Longest delay of a scheduled message' },
+  'global-topic-limit': { kind: 'int', default: 15000, doc: 'Most topics the server holds at once' },
+  'disallowed-topics': {
+    kind: 'list',
+    default: ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'],
+    doc: 'Topic names that cannot be used because the web app and API use those paths',
+  },
+  'behind-proxy': { kind: 'bool', default: false, doc: 'Take the visitor address from proxy-forwarded-header' },
+  'proxy-forwarded-header': { kind: 'string', default: 'X-Forwarded-For', doc: 'Header carrying the client address behind a proxy' },
+  'proxy-trusted-hosts': { kind: 'list', default: [], doc: 'Proxy addresses or networks removed from the forwarded chain' },
+  'subscriber-buffer-limit': {
+    kind: 'size',
+    default: '256k',
+    doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
+  },
+  'log-level': { kind: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error'], doc: 'Log level' },
+  'log-format': { kind: 'enum', default: 'text', values: ['text', 'json'], doc: 'Log format' },
+  'log-file': { kind: 'string', default: '', doc: 'Write logs to this file instead of stderr' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingKey = keyof typeof settings;
+
+/** The validated, typed configuration: durations in ms, sizes in bytes. */
+export interface Config {
+  baseUrl: string;
+  listenHttp: { host: string; port: number };
+  cacheFile: string;
+  cacheDurationMs: number;
+  cacheStartupQueries: string;
+  cacheBatchSize: number;
+  cacheBatchTimeoutMs: number;
+  keepaliveIntervalMs: number;
+  managerIntervalMs: number;
+  messageSizeLimit: number;
+  messageDelayLimitMs: number;
+  globalTopicLimit: number;
+  disallowedTopics: readonly string[];
+  behindProxy: boolean;
+  proxyForwardedHeader: string;
+  proxyTrustedHosts: readonly string[];
+  subscriberBufferLimit: number;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  logFormat: 'text' | 'json';
+  logFile: string;
+}
+
+/** ntfy accepts snake_case spellings of every key too (cmd/serve.go aliases). */
+export function canonicalKey(key: string): string {
+  return key.trim().toLowerCase().replaceAll('_', '-');
+}
+
+export function envNames(key: SettingKey): [string, string] {
+  const suffix = key.toUpperCase().replaceAll('-', '_');
+  return [`TOCSIN_${suffix}`, `NTFY_${suffix}`];
+}

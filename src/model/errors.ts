@@ -1,0 +1,69 @@
+/**
+ * The registry of ntfy's error codes: every client-visible failure is one row here,
+ * answered as `{"code":40009,"http":400,"error":"...","link":"..."}` exactly as ntfy does
+ * (server/errors.go), so clients that branch on `code` keep working.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly code: number,
+    readonly http: number,
+    readonly error: string,
+    readonly link = '',
+  ) {
+    super(error);
+  }
+
+  /** A copy with detail appended, as ntfy's `Wrap` does: "invalid request: actions invalid; only 3 actions allowed". */
+  wrap(detail: string): HttpError {
+    return new HttpError(this.code, this.http, `${this.error}; ${detail}`, this.link);
+  }
+
+  toJSON(): { code: number; http: number; error: string; link?: string } {
+    return this.link
+      ? { code: this.code, http: this.http, error: this.error, link: this.link }
+      : { code: this.code, http: this.http, error: this.error };
+  }
+}
+
+const docs = 'https://ntfy.sh/docs';
+const row = (code: number, http: number, error: string, link = ''): HttpError => new HttpError(code, http, error, link);
+
+export const errors = {
+  badRequest: row(40000, 400, 'invalid request'),
+  emailDisabled: row(40001, 400, 'e-mail notifications are not enabled', `${docs}/config/#e-mail-notifications`),
+  delayNoCache: row(40002, 400, 'cannot disable cache for delayed message'),
+  delayNoEmail: row(40003, 400, 'delayed e-mail notifications are not supported'),
+  delayCannotParse: row(40004, 400, 'invalid delay parameter: unable to parse delay', `${docs}/publish/#scheduled-delivery`),
+  delayTooSmall: row(40005, 400, 'invalid delay parameter: too small, please refer to the docs', `${docs}/publish/#scheduled-delivery`),
+  delayTooLarge: row(40006, 400, 'invalid delay parameter: too large, please refer to the docs', `${docs}/publish/#scheduled-delivery`),
+  priorityInvalid: row(40007, 400, 'invalid priority parameter', `${docs}/publish/#message-priority`),
+  sinceInvalid: row(40008, 400, 'invalid since parameter', `${docs}/subscribe/api/#fetch-cached-messages`),
+  topicInvalid: row(40009, 400, 'invalid request: topic invalid'),
+  topicDisallowed: row(40010, 400, 'invalid request: topic name is not allowed'),
+  messageNotUtf8: row(40011, 400, 'invalid request: message must be UTF-8 encoded'),
+  attachmentUrlInvalid: row(40013, 400, 'invalid request: attachment URL is invalid', `${docs}/publish/#attachments`),
+  attachmentsDisallowed: row(40014, 400, 'invalid request: attachments not allowed', `${docs}/config/#attachments`),
+  webSocketUpgradeMissing: row(40016, 400, 'invalid request: client not using the websocket protocol', `${docs}/subscribe/api/#websockets`),
+  messageJsonInvalid: row(40017, 400, 'invalid request: request body must be message JSON', `${docs}/publish/#publish-as-json`),
+  actionsInvalid: row(40018, 400, 'invalid request: actions invalid', `${docs}/publish/#action-buttons`),
+  iconUrlInvalid: row(40021, 400, 'invalid request: icon URL is invalid', `${docs}/publish/#icons`),
+  jsonInvalid: row(40024, 400, 'invalid request: request body must be valid JSON'),
+  phoneCallsDisabled: row(40032, 400, 'invalid request: calling is disabled', `${docs}/config/#phone-calls`),
+  phoneNumberInvalid: row(40033, 400, 'invalid request: phone number invalid', `${docs}/publish/#phone-calls`),
+  delayNoCall: row(40037, 400, 'invalid request: delayed call notifications are not supported'),
+  templateNotJson: row(40042, 400, 'invalid request: message body must be JSON if templating is enabled', `${docs}/publish/#message-templating`),
+  sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
+  forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
+  notFound: row(40401, 404, 'page not found'),
+  entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
+  entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
+  tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),
+  tooManySubscriptions: row(42903, 429, 'limit reached: too many active subscriptions', `${docs}/publish/#limitations`),
+  tooManyTopics: row(42904, 429, 'limit reached: the total number of topics on the server has been reached, please contact the admin', `${docs}/publish/#limitations`),
+  bandwidthLimit: row(42905, 429, 'limit reached: daily bandwidth reached', `${docs}/publish/#limitations`),
+  internal: row(50001, 500, 'internal server error'),
+  insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),
+} as const;
+
+export type ErrorName = keyof typeof errors;

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { Action } from './action.js';
+
+export type EventType = 'open' | 'keepalive' | 'message' | 'message_delete' | 'message_clear' | 'poll_request';
+
+export interface Attachment {
+  name: string;
+  type?: string;
+  size?: number;
+  expires?: number;
+  url: string;
+}
+
+/**
+ * A message as subscribers receive it. Optional fields are left undefined rather than
+ * empty so that the JSON omits them, as ntfy's `omitempty` does.
+ */
+export interface Message {
+  id: string;
+  time: number;
+  expires?: number;
+  event: EventType;
+  topic: string;
+  sequence_id?: string;
+  title?: string;
+  message?: string;
+  priority?: number;
+  tags?: string[];
+  click?: string;
+  icon?: string;
+  actions?: Action[];
+  attachment?: Attachment;
+  poll_id?: string;
+  content_type?: string;
+  encoding?: string;
+}
+
+const idAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const idPattern = /^[a-zA-Z0-9]{12}$/;
+
+/** Random id from ntfy's alphabet; 12 characters for messages, 10 for actions. */
+export function randomId(length = 12): string {
+  const bytes = randomBytes(length);
+  let id = '';
+  for (const byte of bytes) id += idAlphabet[byte % idAlphabet.length];
+  return id;
+}
+
+/** Whether `s` has the shape of a message id (used to tell `since=<id>` from a duration). */
+export function isMessageId(s: string): boolean {
+  return idPattern.test(s);
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** A stream control event (`open`, `keepalive`) listing the subscription's topics. */
+export function controlEvent(event: 'open' | 'keepalive', topics: string): Message {
+  return { id: randomId(), time: nowSeconds(), event, topic: topics };
+}
+
+/** Fields in ntfy's JSON order, so Tocsin's output reads like ntfy's byte for byte. */
+const fieldOrder: readonly (keyof Message)[] = [
+  'id', 'time', 'expires', 'event', 'topic', 'sequence_id', 'title', 'message', 'priority', 'tags',
+  'click', 'icon', 'actions', 'attachment', 'poll_id', 'content_type', 'encoding',
+];
+
+/** The message's JSON text, as every wire format carries it. */
+export function messageJson(m: Message): string {
+  const ordered: Record<string, unknown> = {};
+  for (const key of fieldOrder) {
+    const value = m[key];
+    if (value !== undefined) ordered[key] = value;
+  }
+  return JSON.stringify(ordered);
+}

@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from 'pino';
+import { config as rxConfig, interval, type Subscription } from 'rxjs';
+import type { Config } from './config/schema.js';
+import { HttpError } from './model/errors.js';
+import { nowSeconds } from './model/message.js';
+import { SqliteMessageCache } from './store/sqlite/message-cache.js';
+import { deliverDue } from './streams/due.js';
+import { TopicHub } from './streams/hub.js';
+import { Publisher } from './streams/publisher.js';
+import { Stats } from './streams/stats.js';
+import { TopicRegistry } from './streams/topics.js';
+import type { ServerContext } from './transports/context.js';
+import { snapshot } from './transports/http/request.js';
+import { Exchange } from './transports/http/respond.js';
+import { uws, type us_listen_socket } from './transports/http/uws.js';
+import { findRoute } from './transports/routes.js';
+import { TurnFlusher } from './transports/subscribe/flusher.js';
+import { registerWebSocket } from './transports/subscribe/ws.js';
+import { errors } from './model/errors.js';
+
+export interface RunningServer {
+  port: number;
+  context: ServerContext;
+  /** Graceful stop: stop accepting, commit what is queued, end every stream, close the store. */
+  close(): Promise<void>;
+}
+
+/** Scheduled messages are checked this often; the spec asks for delivery within a second of due. */
+const duePollMs = 1000;
+
+/** The composition root: picks the store, wires the core and the transports, and listens. */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  // A throwing subscriber must never take the process down; report it instead.
+  rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
+  if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
+  const cache = new SqliteMessageCache(config.cacheFile, config.cacheStartupQueries);
+  const hub = new TopicHub();
+  const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
+  topics.seed(await cache.topics());
+  const publisher = new Publisher(cache, hub, {
+    batchSize: config.cacheBatchSize,
+    batchTimeoutMs: config.cacheBatchTimeoutMs,
+    onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
+  });
+  const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
+  const ctx: ServerContext = {
+    config, log, cache, hub, topics, publisher, stats,
+    flusher: new TurnFlusher(),
+    connections: new Set(),
+    counters: { slowSubscribersDropped: 0 },
+  };
+
+  const app = uws.App();
+  registerWebSocket(app, ctx);
+  app.any('/*', (res, req) => dispatch(ctx, new Exchange(res), snapshot(req, res)));
+  const listenSocket = await listen(app, config.listenHttp.host, config.listenHttp.port);
+  const port = uws.us_socket_local_port(listenSocket);
+  log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
+
+  const jobs: Subscription[] = [
+    deliverDue(cache, hub, duePollMs, (err) => log.error({ err }, 'delivering scheduled messages failed')),
+    interval(config.managerIntervalMs).subscribe(() => void housekeeping(ctx)),
+  ];
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      uws.us_listen_socket_close(listenSocket);
+      for (const job of jobs) job.unsubscribe();
+      await publisher.drain();
+      for (const end of [...ctx.connections]) end();
+      ctx.connections.clear();
+      await cache.saveStats(stats.messages);
+      await cache.close();
+      log.info('stopped');
+    })());
+  return { port, context: ctx, close };
+}
+
+function listen(app: ReturnType<typeof uws.App>, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    const done = (socket: us_listen_socket | false): void => {
+      if (socket) resolve(socket);
+      else reject(new Error(`cannot listen on ${host || '*'}:${port}`));
+    };
+    if (host) app.listen(host, port, done);
+    else app.listen(port, done);
+  });
+}
+
+function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snapshot>): void {
+  const fail = (err: unknown): void => {
+    if (ex.aborted) ctx.log.debug({ err, method: req.method, path: req.path }, 'client went away');
+    else if (!(err instanceof HttpError)) ctx.log.error({ err, method: req.method, path: req.path }, 'request failed');
+    else ctx.log.debug({ code: err.code, method: req.method, path: req.path }, err.error);
+    ex.error(err);
+  };
+  const route = findRoute(req.method, req.path);
+  if (!route) return fail(errors.notFound);
+  try {
+    const result = route.handle(ctx, ex, req, route.groups);
+    if (result instanceof Promise) result.catch(fail);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function housekeeping(ctx: ServerContext): Promise<void> {
+  try {
+    const pruned = await ctx.cache.prune(nowSeconds());
+    const cached = await ctx.cache.topics();
+    ctx.topics.prune((topic) => ctx.hub.isLive(topic) || cached.has(topic));
+    ctx.stats.sample();
+    await ctx.cache.saveStats(ctx.stats.messages);
+    ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
+  } catch (err) {
+    ctx.log.error({ err }, 'housekeeping failed');
+  }
+}

@@ -1,0 +1,58 @@
+import type { Message } from '../model/message.js';
+import type { Outbound } from '../model/outbound.js';
+
+/** Where a replay starts (ntfy's `since=` marker). */
+export type Since =
+  | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'latest' }
+  | { kind: 'time'; time: number }
+  | { kind: 'id'; id: string };
+
+export interface ReplayQuery {
+  topic: string;
+  since: Since;
+  /** Include scheduled messages that are not yet due. */
+  scheduled: boolean;
+  /** Keep only the newest messages whose JSON fits in this many bytes. */
+  maxBytes: number;
+}
+
+export interface Replay {
+  /** Oldest first: ordered by time, then commit order. */
+  messages: Outbound[];
+  /** True when older messages were left out to respect maxBytes. */
+  truncated: boolean;
+}
+
+export interface CacheEntry {
+  message: Message;
+  json: string;
+  /** False for a scheduled message not yet due. */
+  published: boolean;
+}
+
+/**
+ * The message cache port. Contract, for every implementation:
+ * - `add` commits the whole batch atomically, in order, before its promise resolves;
+ *   each entry's commit sequence number (strictly increasing across calls) is returned
+ *   in the same order. A message that is acknowledged is never lost.
+ * - `replay` never returns expired messages, and returns scheduled ones only when asked.
+ * - `takeDue` marks due scheduled messages published and returns them oldest first,
+ *   each exactly once, even across restarts.
+ * - `since` by id: the messages committed after that id in the topic; an unknown id
+ *   means the whole cache, as ntfy does.
+ */
+export interface MessageCache {
+  add(entries: readonly CacheEntry[]): Promise<number[]>;
+  replay(query: ReplayQuery): Promise<Replay>;
+  takeDue(nowSeconds: number): Promise<Outbound[]>;
+  /** Deletes expired messages; returns how many. */
+  prune(nowSeconds: number): Promise<number>;
+  /** Topics that hold at least one message. */
+  topics(): Promise<Set<string>>;
+  /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */
+  loadStats(): Promise<number>;
+  saveStats(messages: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,153 @@
+import Database from 'better-sqlite3';
+import { Outbound } from '../../model/outbound.js';
+import type { EventType } from '../../model/message.js';
+import type { CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { openSchema } from './schema.js';
+
+interface Row {
+  seq: number;
+  id: string;
+  topic: string;
+  time: number;
+  event: EventType;
+  message: string | null;
+  title: string | null;
+  priority: number | null;
+  tags: string | null;
+  json: string;
+}
+
+const columns = 'seq, id, topic, time, event, message, title, priority, tags, json';
+const newestFirst = 'ORDER BY time DESC, seq DESC';
+
+/**
+ * The embedded message cache on one SQLite database (a file, or memory when `file` is
+ * empty). better-sqlite3 is synchronous, so this is the database's only writer and a
+ * batch is one transaction; the async port lets a networked store take its place.
+ */
+export class SqliteMessageCache implements MessageCache {
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly insertBatch: (entries: readonly CacheEntry[]) => number[];
+  private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
+  private readonly seqOfId: Database.Statement;
+  private readonly due: Database.Statement;
+  private readonly markPublished: Database.Statement;
+  private readonly expire: Database.Statement;
+
+  constructor(file: string, startupQueries = '') {
+    this.db = new Database(file === '' ? ':memory:' : file);
+    openSchema(this.db, startupQueries);
+    this.insert = this.db.prepare(
+      `INSERT INTO messages (id, topic, time, expires, published, event, message, title, priority, tags, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertBatch = this.db.transaction((entries: readonly CacheEntry[]) =>
+      entries.map(({ message: m, json, published }) => {
+        const tags = m.tags?.length ? JSON.stringify(m.tags) : null;
+        const info = this.insert.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, m.event, m.message ?? null, m.title ?? null, m.priority ?? null, tags, json);
+        return Number(info.lastInsertRowid);
+      }),
+    );
+    const select = (where: string, order = newestFirst): Database.Statement =>
+      this.db.prepare(`SELECT ${columns} FROM messages WHERE topic = ? AND expires > ? AND ${where} ${order}`);
+    this.queries = {
+      all: select('published = 1'),
+      allScheduled: select('1'),
+      time: select('published = 1 AND time >= ?'),
+      timeScheduled: select('time >= ?'),
+      afterSeq: select('published = 1 AND seq > ?'),
+      afterSeqScheduled: select('(seq > ? OR published = 0)'),
+      latest: select('published = 1', `${newestFirst} LIMIT 1`),
+    };
+    this.seqOfId = this.db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
+    this.due = this.db.prepare(`SELECT ${columns} FROM messages WHERE published = 0 AND time <= ? ORDER BY time, seq`);
+    this.markPublished = this.db.prepare('UPDATE messages SET published = 1 WHERE seq = ?');
+    this.expire = this.db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1');
+  }
+
+  async add(entries: readonly CacheEntry[]): Promise<number[]> {
+    return this.insertBatch(entries);
+  }
+
+  async replay(q: ReplayQuery): Promise<Replay> {
+    const rows = this.rows(q, Math.floor(Date.now() / 1000));
+    const messages: Outbound[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for (const row of rows) {
+      bytes += Buffer.byteLength(row.json);
+      if (bytes > q.maxBytes) {
+        truncated = true;
+        break;
+      }
+      messages.push(toOutbound(row));
+    }
+    return { messages: messages.reverse(), truncated };
+  }
+
+  /** Newest first, lazily, so a capped replay stops reading at the cap. */
+  private rows(q: ReplayQuery, now: number): IterableIterator<Row> {
+    const { topic, since, scheduled } = q;
+    const s = this.queries;
+    switch (since.kind) {
+      case 'none':
+        return [][Symbol.iterator]();
+      case 'latest':
+        return s.latest.iterate(topic, now) as IterableIterator<Row>;
+      case 'time':
+        return (scheduled ? s.timeScheduled : s.time).iterate(topic, now, since.time) as IterableIterator<Row>;
+      case 'id': {
+        const seq = this.seqOfId.get(since.id) as number | undefined;
+        if (seq !== undefined) return (scheduled ? s.afterSeqScheduled : s.afterSeq).iterate(topic, now, seq) as IterableIterator<Row>;
+        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
+      }
+      case 'all':
+        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
+    }
+  }
+
+  async takeDue(nowSeconds: number): Promise<Outbound[]> {
+    return this.db.transaction(() => {
+      const rows = this.due.all(nowSeconds) as Row[];
+      for (const row of rows) this.markPublished.run(row.seq);
+      return rows.map(toOutbound);
+    })();
+  }
+
+  async prune(nowSeconds: number): Promise<number> {
+    return this.expire.run(nowSeconds).changes;
+  }
+
+  async topics(): Promise<Set<string>> {
+    const names = this.db.prepare('SELECT DISTINCT topic FROM messages').pluck().all() as string[];
+    return new Set(names);
+  }
+
+  async loadStats(): Promise<number> {
+    const value = this.db.prepare("SELECT value FROM stats WHERE key = 'messages'").pluck().get() as number | undefined;
+    return value ?? 0;
+  }
+
+  async saveStats(messages: number): Promise<void> {
+    this.db.prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(messages);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+function toOutbound(row: Row): Outbound {
+  const head = {
+    id: row.id,
+    time: row.time,
+    event: row.event,
+    topic: row.topic,
+    message: row.message ?? undefined,
+    title: row.title ?? undefined,
+    priority: row.priority ?? undefined,
+    tags: row.tags === null ? undefined : (JSON.parse(row.tags) as string[]),
+  };
+  return new Outbound(head, row.json, row.seq);
+}

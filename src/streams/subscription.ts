@@ -1,0 +1,69 @@
+import { concat, from, merge, of, type Observable } from 'rxjs';
+import { controlEvent, messageJson } from '../model/message.js';
+import { Outbound } from '../model/outbound.js';
+import type { MessageCache, Since } from '../store/message-cache.js';
+import { hold } from '../operators/hold.js';
+import { matchFilter, type MessageFilter } from '../operators/match-filter.js';
+import { skipReplayed } from '../operators/skip-replayed.js';
+import type { TopicHub } from './hub.js';
+
+export interface SubscriptionRequest {
+  topics: readonly string[];
+  since: Since;
+  scheduled: boolean;
+  filter: MessageFilter;
+  /** Replay and complete, with no open event and no live part. */
+  poll: boolean;
+}
+
+export interface Opened {
+  /** Some topic's replay was capped (`X-Messages-Truncated: 1`). */
+  truncated: boolean;
+  /** open, the replay, then live messages; completes after the replay when polling. */
+  events$: Observable<Outbound>;
+  /** Lets go of the live topics when `events$` will never be subscribed (the client left). */
+  cancel(): void;
+}
+
+export interface SubscriptionDeps {
+  hub: TopicHub;
+  cache: MessageCache;
+  /** Per-topic replay cap in bytes (the spec's 10 MB). */
+  replayLimit: number;
+}
+
+export function controlOutbound(event: 'open' | 'keepalive', topics: readonly string[]): Outbound {
+  const message = controlEvent(event, topics.join(','));
+  return Outbound.of(message, messageJson(message));
+}
+
+/**
+ * Opens a subscription with gapless replay (DESIGN.md): attach to the live topics first
+ * and hold what arrives, read the cache, then emit the replay followed by the held and
+ * live messages, without the ones the replay already carried.
+ */
+export async function openSubscription(deps: SubscriptionDeps, req: SubscriptionRequest): Promise<Opened> {
+  const live = req.poll ? undefined : hold(merge(...req.topics.map((t) => deps.hub.topic$(t))));
+  const deliveredSeq = deps.hub.deliveredSeq;
+  try {
+    const replays = await Promise.all(
+      req.topics.map((topic) => deps.cache.replay({ topic, since: req.since, scheduled: req.scheduled, maxBytes: deps.replayLimit })),
+    );
+    const replayed = mergeByTime(replays.map((r) => r.messages));
+    const truncated = replays.some((r) => r.truncated);
+    const replay$ = from(replayed);
+    if (!live) return { truncated, events$: replay$.pipe(matchFilter(req.filter)), cancel: () => undefined };
+    const maybeLive = new Set(replayed.filter((e) => (e.seq ?? 0) > deliveredSeq).map((e) => e.head.id));
+    const events$ = concat(of(controlOutbound('open', req.topics)), replay$, live.observable.pipe(skipReplayed(maybeLive)));
+    return { truncated, events$: events$.pipe(matchFilter(req.filter)), cancel: live.release };
+  } catch (err) {
+    live?.release();
+    throw err;
+  }
+}
+
+/** The spec's replay order across topics: by time; each topic keeps its own order. */
+function mergeByTime(lists: Outbound[][]): Outbound[] {
+  if (lists.length === 1) return lists[0] ?? [];
+  return lists.flat().sort((a, b) => a.head.time - b.head.time);
+}

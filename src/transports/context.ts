@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import type { MessageCache } from '../store/message-cache.js';
+import type { TopicHub } from '../streams/hub.js';
+import type { Publisher } from '../streams/publisher.js';
+import type { Stats } from '../streams/stats.js';
+import type { TopicRegistry } from '../streams/topics.js';
+import type { TurnFlusher } from './subscribe/flusher.js';
+
+/** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
+export const replayLimitBytes = 10 * 1024 * 1024;
+
+/** What the transports use of the core; built once by the composition root (src/server.ts). */
+export interface ServerContext {
+  config: Config;
+  log: Logger;
+  cache: MessageCache;
+  hub: TopicHub;
+  topics: TopicRegistry;
+  publisher: Publisher;
+  stats: Stats;
+  flusher: TurnFlusher;
+  /** Open subscriber connections, each with the function that ends it at shutdown. */
+  connections: Set<() => void>;
+  /** Subscribers dropped for not reading (slow-consumer policy). */
+  counters: { slowSubscribersDropped: number };
+}

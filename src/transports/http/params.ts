@@ -1,0 +1,72 @@
+import { decodeHeaderValue } from './rfc2047.js';
+import type { RequestInfo } from './request.js';
+
+/**
+ * Every request parameter with its aliases, in ntfy's lookup order (server/server.go
+ * readParam calls; the spec's parameter tables). A parameter is read from the headers
+ * first, under any alias, then from the query string; names are case-insensitive.
+ */
+export const paramAliases = {
+  message: ['x-message', 'message', 'm'],
+  title: ['x-title', 'title', 't'],
+  sequenceId: ['x-sequence-id', 'sequence-id', 'sid'],
+  priority: ['x-priority', 'priority', 'prio', 'p'],
+  tags: ['x-tags', 'tags', 'tag', 'ta'],
+  delay: ['x-delay', 'delay', 'x-at', 'at', 'x-in', 'in'],
+  actions: ['x-actions', 'actions', 'action'],
+  click: ['x-click', 'click'],
+  attach: ['x-attach', 'attach', 'a'],
+  markdown: ['x-markdown', 'markdown', 'md'],
+  icon: ['x-icon', 'icon'],
+  filename: ['x-filename', 'filename', 'file', 'f'],
+  email: ['x-email', 'x-e-mail', 'email', 'e-mail', 'mail', 'e'],
+  call: ['x-call', 'call'],
+  cache: ['x-cache', 'cache'],
+  firebase: ['x-firebase', 'firebase', 'x-relay', 'relay'],
+  unifiedPush: ['x-unifiedpush', 'unifiedpush', 'x-altpush', 'altpush', 'up'],
+  template: ['x-template', 'template', 'tpl'],
+  pollId: ['x-poll-id', 'poll-id'],
+  contentType: ['content-type', 'content_type'],
+  contentEncoding: ['content-encoding'],
+  poll: ['x-poll', 'poll', 'po'],
+  since: ['x-since', 'since', 'si'],
+  scheduled: ['x-scheduled', 'scheduled', 'sched'],
+  id: ['x-id', 'id'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ParamName = keyof typeof paramAliases;
+
+/** The parameter's trimmed value, or '' when absent. RFC 2047 encoded headers are decoded. */
+export function param(req: RequestInfo, name: ParamName): string {
+  const aliases = paramAliases[name];
+  for (const alias of aliases) {
+    const value = req.headers.get(alias);
+    if (value !== undefined) {
+      const decoded = decodeHeaderValue(value).trim();
+      if (decoded !== '') return decoded;
+    }
+  }
+  for (const alias of aliases) {
+    const value = req.query.get(alias)?.trim();
+    if (value) return value;
+  }
+  return '';
+}
+
+/** ntfy's boolean words; anything else (including '') is the default. */
+export function boolParam(req: RequestInfo, name: ParamName, fallback: boolean): boolean {
+  const value = param(req, name).toLowerCase();
+  if (value === '') return fallback;
+  return value === '1' || value === 'yes' || value === 'true';
+}
+
+export function isBoolWord(value: string): boolean {
+  return ['1', 'yes', 'true', '0', 'no', 'false'].includes(value.toLowerCase());
+}
+
+export function listParam(req: RequestInfo, name: ParamName): string[] {
+  return param(req, name)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

@@ -1,0 +1,39 @@
+import type { HttpRequest, HttpResponse } from './uws.js';
+
+/**
+ * What Tocsin needs of a request, copied out of uWS's HttpRequest, which is only valid
+ * until the handler returns (every later step runs asynchronously).
+ */
+export interface RequestInfo {
+  /** Upper-case method. */
+  method: string;
+  path: string;
+  /** Header names lower-case, as uWS gives them. */
+  headers: ReadonlyMap<string, string>;
+  /** Query parameters by lower-case name: ntfy documents them lower-case, clients vary. */
+  query: ReadonlyMap<string, string>;
+  remoteAddress: string;
+}
+
+export function snapshot(req: HttpRequest, res: HttpResponse): RequestInfo {
+  const headers = new Map<string, string>();
+  req.forEach((name, value) => {
+    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+  });
+  return {
+    method: req.getMethod().toUpperCase(),
+    path: req.getUrl(),
+    headers,
+    query: parseQuery(req.getQuery() ?? ''),
+    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+  };
+}
+
+export function parseQuery(raw: string): Map<string, string> {
+  const query = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const key = name.toLowerCase();
+    if (!query.has(key)) query.set(key, value);
+  }
+  return query;
+}

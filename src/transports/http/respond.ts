@@ -1,0 +1,64 @@
+import { HttpError, errors } from '../../model/errors.js';
+import type { HttpResponse } from './uws.js';
+
+/** ntfy answers every origin: browser apps on other hosts publish and subscribe directly. */
+export const corsHeaders: readonly (readonly [string, string])[] = [['Access-Control-Allow-Origin', '*']];
+
+const statusText: Record<number, string> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  413: '413 Request Entity Too Large',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  507: '507 Insufficient Storage',
+};
+
+export function status(code: number): string {
+  return statusText[code] ?? String(code);
+}
+
+/**
+ * Tracks whether the client went away: uWS forbids touching a response after onAborted,
+ * and every handler that answers later (after a body read or a commit) must check.
+ */
+export class Exchange {
+  aborted = false;
+  private readonly abortHandlers: (() => void)[] = [];
+
+  constructor(readonly res: HttpResponse) {
+    res.onAborted(() => {
+      this.aborted = true;
+      for (const handler of this.abortHandlers) handler();
+    });
+  }
+
+  onAbort(handler: () => void): void {
+    this.abortHandlers.push(handler);
+  }
+
+  /** Writes a whole response in one corked write; `headers` follow the CORS headers. */
+  send(code: number, body: string | Buffer, contentType = 'application/json', headers: readonly (readonly [string, string])[] = []): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.res.cork(() => {
+      this.res.writeStatus(status(code));
+      for (const [name, value] of corsHeaders) this.res.writeHeader(name, value);
+      for (const [name, value] of headers) this.res.writeHeader(name, value);
+      this.res.writeHeader('Content-Type', contentType);
+      this.res.end(body);
+    });
+  }
+
+  json(value: unknown): void {
+    this.send(200, `${JSON.stringify(value)}\n`);
+  }
+
+  /** ntfy's error body; anything that is not an HttpError is logged by the caller and answered as 50001. */
+  error(err: unknown): void {
+    const e = err instanceof HttpError ? err : errors.internal;
+    this.send(e.http, `${JSON.stringify(e)}\n`);
+  }
+}

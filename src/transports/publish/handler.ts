@@ -1,0 +1,33 @@
+import { errors } from '../../model/errors.js';
+import type { ServerContext } from '../context.js';
+import { readBody, type Body } from '../http/body.js';
+import type { RequestInfo } from '../http/request.js';
+import type { Exchange } from '../http/respond.js';
+import { fromJsonBody } from './json-body.js';
+import { namePattern, parsePublish } from './parse.js';
+
+const noBody: Body = { bytes: Buffer.alloc(0), truncated: false };
+
+/** PUT/POST /{topic}[/{sequence_id}] and GET /{topic}/publish|send|trigger. */
+export async function handlePublish(ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> {
+  const body = req.method === 'GET' ? noBody : readBody(ex, ctx.config.messageSizeLimit);
+  await publish(ctx, ex, req, topic as string, sequenceId, await body);
+}
+
+/** PUT/POST / with a JSON body; ntfy allows twice the message limit for the JSON around it. */
+export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = await readBody(ex, ctx.config.messageSizeLimit * 2);
+  if (body.truncated) throw errors.entityTooLargeJsonBody;
+  const json = fromJsonBody(req, body.bytes);
+  if (!namePattern.test(json.topic)) throw errors.topicInvalid;
+  const truncated = json.body.length > ctx.config.messageSizeLimit;
+  await publish(ctx, ex, json.req, json.topic, undefined, { bytes: json.body, truncated });
+}
+
+async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body): Promise<void> {
+  ctx.topics.admit([topic]);
+  const { message, cache, deliver } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  const event = await ctx.publisher.publish(message, { cache, deliver });
+  ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
+  ex.send(200, `${event.json}\n`);
+}

@@ -1,0 +1,103 @@
+import { Ajv } from 'ajv';
+import { errors } from '../../model/errors.js';
+import type { RequestInfo } from '../http/request.js';
+
+/** The publish-as-JSON body (spec "Publish-as-JSON body"; ntfy's publishMessage). */
+interface JsonPublish {
+  topic: string;
+  message?: string;
+  title?: string;
+  priority?: number;
+  tags?: string[];
+  click?: string;
+  icon?: string;
+  actions?: object[];
+  attach?: string;
+  markdown?: boolean;
+  filename?: string;
+  delay?: string;
+  email?: string;
+  call?: string;
+  cache?: string;
+  firebase?: string;
+  sequence_id?: string;
+}
+
+const str = { type: 'string' } as const;
+const validate = new Ajv({ allErrors: false }).compile<JsonPublish>({
+  type: 'object',
+  required: ['topic'],
+  properties: {
+    topic: str,
+    message: str,
+    title: str,
+    priority: { type: 'integer' },
+    tags: { type: 'array', items: str },
+    click: str,
+    icon: str,
+    actions: { type: 'array', items: { type: 'object' } },
+    attach: str,
+    markdown: { type: 'boolean' },
+    filename: str,
+    delay: str,
+    email: str,
+    call: str,
+    cache: str,
+    firebase: str,
+    sequence_id: str,
+  },
+});
+
+/** JSON field → the header that carries the same parameter, so both paths share one parser. */
+const headerOf: Partial<Record<keyof JsonPublish, string>> = {
+  title: 'x-title',
+  click: 'x-click',
+  icon: 'x-icon',
+  attach: 'x-attach',
+  filename: 'x-filename',
+  delay: 'x-delay',
+  email: 'x-email',
+  call: 'x-call',
+  cache: 'x-cache',
+  firebase: 'x-firebase',
+  sequence_id: 'x-sequence-id',
+};
+
+export interface JsonPublishRequest {
+  topic: string;
+  /** The request as if the JSON fields had been sent as headers, as ntfy rewrites it. */
+  req: RequestInfo;
+  body: Buffer;
+}
+
+/**
+ * Turns a JSON publish into the equivalent header request: ntfy does the same
+ * (transformBodyJSON), which keeps every validation in one place.
+ */
+export function fromJsonBody(req: RequestInfo, raw: Buffer): JsonPublishRequest {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw errors.jsonInvalid;
+  }
+  if (!validate(doc)) {
+    const e = validate.errors?.[0];
+    throw errors.jsonInvalid.wrap(`${e?.instancePath || 'body'} ${e?.message ?? 'is invalid'}`.trim());
+  }
+  const headers = new Map(req.headers);
+  for (const [field, header] of Object.entries(headerOf)) {
+    const value = doc[field as keyof JsonPublish];
+    if (typeof value === 'string' && value !== '') headers.set(header, value);
+  }
+  if (doc.priority) headers.set('x-priority', String(doc.priority));
+  if (doc.tags?.length) headers.set('x-tags', doc.tags.join(','));
+  if (doc.markdown) headers.set('x-markdown', 'yes');
+  if (doc.actions?.length) headers.set('x-actions', JSON.stringify(doc.actions));
+  headers.delete('x-message');
+  return {
+    topic: doc.topic,
+    req: { ...req, headers, path: `/${doc.topic}` },
+    body: Buffer.from(doc.message || 'triggered'),
+  };
+}

@@ -1,0 +1,86 @@
+import { errors } from '../model/errors.js';
+import type { ServerContext } from './context.js';
+import type { RequestInfo } from './http/request.js';
+import type { Exchange } from './http/respond.js';
+import { boolParam } from './http/params.js';
+import { handlePublish, handlePublishJson } from './publish/handler.js';
+import { handleStream } from './subscribe/http-stream.js';
+
+export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
+
+interface Route {
+  methods: readonly string[];
+  pattern: RegExp;
+  handle: Handler;
+}
+
+// ntfy's path rules (server.go): the same regexes its web app and Android client use.
+const topic = '[-_A-Za-z0-9]{1,64}';
+const topics = `${topic}(?:,${topic})*`;
+const publishMethods = ['PUT', 'POST'];
+
+const topicsPattern = (suffix: string): RegExp => new RegExp(`^/(${topics})/${suffix}$`);
+
+/** The topic list of `/{topics}/{suffix}`, or undefined when the path is not one. */
+export function topicsOf(path: string, suffix: string): string[] | undefined {
+  return topicsPattern(suffix).exec(path)?.[1]?.split(',');
+}
+
+const stream =
+  (format: 'json' | 'sse' | 'raw'): Handler =>
+  (ctx, ex, req, [list]) =>
+    handleStream(ctx, format, ex, req, (list as string).split(','));
+
+/** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts. */
+export const routes: readonly Route[] = [
+  { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
+  {
+    methods: ['GET'],
+    pattern: /^\/v1\/stats$/,
+    handle: (ctx, ex) => ex.json({ messages: ctx.stats.messages, messages_rate: ctx.stats.rate }),
+  },
+  { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish },
+  { methods: ['GET'], pattern: new RegExp(`^/(${topic})/(?:publish|send|trigger)$`), handle: handlePublish },
+  { methods: ['GET'], pattern: topicsPattern('json'), handle: stream('json') },
+  { methods: ['GET'], pattern: topicsPattern('sse'), handle: stream('sse') },
+  { methods: ['GET'], pattern: topicsPattern('raw'), handle: stream('raw') },
+  {
+    methods: ['GET'],
+    pattern: topicsPattern('ws'),
+    handle: () => {
+      throw errors.webSocketUpgradeMissing;
+    },
+  },
+  // Without access control every topic may be read, as in ntfy without an auth-file.
+  { methods: ['GET'], pattern: topicsPattern('auth'), handle: (_ctx, ex) => ex.json({ success: true }) },
+  {
+    methods: ['GET'],
+    pattern: new RegExp(`^/(${topic})$`),
+    handle: (_ctx, ex, req) => {
+      // UnifiedPush discovery; ntfy serves its web app here otherwise, and Tocsin has none.
+      if (!boolParam(req, 'unifiedPush', false)) throw errors.notFound;
+      ex.json({ unifiedpush: { version: 1 } });
+    },
+  },
+  {
+    methods: ['OPTIONS'],
+    pattern: /^\//,
+    // CORS preflight, answered for any path like ntfy, so browsers on other origins may publish with headers.
+    handle: (_ctx, ex) =>
+      ex.send(200, '', 'text/plain', [
+        ['Access-Control-Allow-Methods', 'GET, PUT, POST, PATCH, DELETE'],
+        ['Access-Control-Allow-Headers', '*'],
+      ]),
+  },
+];
+
+export function findRoute(method: string, path: string): { handle: Handler; groups: string[] } | undefined {
+  for (const route of routes) {
+    if (!route.methods.includes(method)) continue;
+    const match = route.pattern.exec(path);
+    if (match) return { handle: route.handle, groups: match.slice(1) };
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import type { Outbound, WireFormat } from '../../model/outbound.js';
+
+/**
+ * The four wire formats, framed exactly as ntfy frames them (server.go
+ * handleSubscribeJSON/SSE/Raw/WS). Each frame is built once per event and shared.
+ */
+export const formats = {
+  /** One JSON object per line. */
+  json: { slot: 0, frame: (e: Outbound) => Buffer.from(`${e.json}\n`) },
+  /** Message events carry only `data:`, so a browser's onmessage sees them; others name their event. */
+  sse: {
+    slot: 1,
+    frame: (e: Outbound) => Buffer.from(e.head.event === 'message' ? `data: ${e.json}\n\n` : `event: ${e.head.event}\ndata: ${e.json}\n\n`),
+  },
+  /** Only the body, on one line; every other event is an empty line. */
+  raw: {
+    slot: 2,
+    frame: (e: Outbound) => Buffer.from(e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : '\n'),
+  },
+  /** One JSON object per WebSocket text frame. */
+  ws: { slot: 3, frame: (e: Outbound) => Buffer.from(e.json) },
+} as const satisfies Record<string, WireFormat>;
+
+export type StreamFormat = 'json' | 'sse' | 'raw';
+
+export const contentTypes: Record<StreamFormat, string> = {
+  // The charset matters: ntfy's Android client (Volley) misreads the stream without it.
+  json: 'application/x-ndjson; charset=utf-8',
+  sse: 'text/event-stream; charset=utf-8',
+  raw: 'text/plain; charset=utf-8',
+};

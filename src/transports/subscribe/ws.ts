@@ -1,0 +1,118 @@
+import type { Subscription } from 'rxjs';
+import type { Outbound } from '../../model/outbound.js';
+import { errors } from '../../model/errors.js';
+import { isEmptyFilter } from '../../operators/match-filter.js';
+import { openSubscription } from '../../streams/subscription.js';
+import { replayLimitBytes, type ServerContext } from '../context.js';
+import { snapshot } from '../http/request.js';
+import { Exchange } from '../http/respond.js';
+import { topicsOf } from '../routes.js';
+import type { TemplatedApp, WebSocket } from '../http/uws.js';
+import { formats } from './framing.js';
+import { parseSubscribe, type SubscribeParams } from './params.js';
+import { WsBroadcast } from './ws-broadcast.js';
+
+interface Socket {
+  topics: string[];
+  params: SubscribeParams;
+  remote: string;
+  closed: boolean;
+  /** Live messages of a filtered subscription, which cannot use uWS's topic broadcast. */
+  subscription?: Subscription;
+  /** Topics joined on the broadcast, left again on close. */
+  joined: string[];
+  closeOnShutdown?: () => void;
+}
+
+/** ntfy closes sockets whose pong is this late after its ping (server.go wsPongWait). */
+const pongWaitSeconds = 15;
+
+/**
+ * GET /{topics}/ws. Errors found before the upgrade are answered as ntfy's JSON error.
+ * Without filters a socket joins uWS's topic pub/sub; with filters it gets its own
+ * subscription. Either way a socket whose unsent bytes pass subscriber-buffer-limit is
+ * closed (uWS's closeOnBackpressureLimit), counted and logged, never silently skipped.
+ */
+export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
+  const broadcast = new WsBroadcast(app, ctx.hub);
+  const limit = ctx.config.subscriberBufferLimit;
+  app.ws<Socket>('/*', {
+    maxPayloadLength: 16 * 1024,
+    maxBackpressure: limit,
+    closeOnBackpressureLimit: 1, // typed as a number in this build; any non-zero turns it on
+    idleTimeout: Math.min(960, Math.ceil(ctx.config.keepaliveIntervalMs / 1000) + pongWaitSeconds),
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const ex = new Exchange(res);
+      const info = snapshot(req, res);
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      try {
+        const topics = topicsOf(info.path, 'ws');
+        if (!topics) throw errors.notFound;
+        const params = parseSubscribe(info);
+        ctx.topics.admit(topics);
+        const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, joined: [] };
+        res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
+      } catch (err) {
+        ex.error(err);
+      }
+    },
+    open: (ws) => {
+      void start(ws, ctx, broadcast).catch((err: unknown) => {
+        ctx.log.error({ err }, 'websocket subscription failed');
+        if (!ws.getUserData().closed) ws.end(1011);
+      });
+    },
+    close: (ws, code) => {
+      const socket = ws.getUserData();
+      socket.closed = true;
+      socket.subscription?.unsubscribe();
+      for (const topic of socket.joined) broadcast.leave(topic);
+      if (socket.closeOnShutdown) ctx.connections.delete(socket.closeOnShutdown);
+      void code;
+    },
+  });
+}
+
+async function start(ws: WebSocket<Socket>, ctx: ServerContext, broadcast: WsBroadcast): Promise<void> {
+  const socket = ws.getUserData();
+  const { topics, params } = socket;
+  const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
+  if (socket.closed) return opened.cancel();
+  const send = (event: Outbound): void => {
+    if (socket.closed) return;
+    ws.send(event.frame(formats.ws), false);
+    if (ws.getBufferedAmount() > ctx.config.subscriberBufferLimit && !params.poll) dropSlow(ws, ctx);
+  };
+  if (params.poll) {
+    ws.cork(() => opened.events$.subscribe(send));
+    ws.end(1000);
+    return;
+  }
+  const close = (): void => {
+    if (!socket.closed) ws.end(1001, 'server shutting down');
+  };
+  ctx.connections.add(close);
+  socket.closeOnShutdown = close;
+  if (!isEmptyFilter(params.filter)) {
+    socket.subscription = opened.events$.subscribe(send);
+    return;
+  }
+  // Send the open event, the replay and whatever arrived meanwhile; then hand over to the
+  // broadcast in the same synchronous step, so no message falls between the two.
+  ws.cork(() => opened.events$.subscribe(send).unsubscribe());
+  for (const topic of topics) {
+    ws.subscribe(topic);
+    broadcast.join(topic);
+    socket.joined.push(topic);
+  }
+}
+
+function dropSlow(ws: WebSocket<Socket>, ctx: ServerContext): void {
+  const socket = ws.getUserData();
+  ctx.counters.slowSubscribersDropped++;
+  ctx.log.warn({ topics: socket.topics.join(','), remote: socket.remote, format: 'ws' }, 'dropped a subscriber that stopped reading (buffer limit reached)');
+  ws.end(1008, 'too slow');
+}

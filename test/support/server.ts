@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { pino } from 'pino';
+import { loadConfig, type RawValues } from '../../src/config/load.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  server: RunningServer;
+}
+
+/** A real server on a free 127.0.0.1 port in this process, stopped when the test file ends. */
+export async function startTestServer(settings: RawValues = {}): Promise<TestServer> {
+  const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...settings } });
+  const server = await startServer(config, pino({ level: process.env.TEST_LOG ?? 'silent' }));
+  after(() => server.close());
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, server };
+}
+
+/** A temp directory removed when the test file ends. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tocsin-test-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code (or signal name) once the process ended. */
+  exited: Promise<number | string>;
+}
+
+const bin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
+
+/** `tocsin serve` in its own process (for SIGKILL and restart tests); resolves when it listens. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, [bin, 'serve', '--listen-http', '127.0.0.1:0', '--log-format', 'json', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+      const port = /"port":(\d+)/.exec(stderr)?.[1];
+      if (port) resolve({ url: `http://127.0.0.1:${port}`, child, exited });
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+  });
+}
