@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, parseListen } from '../../src/config/load.js';
+import { tempDir } from '../support/server.js';
+
+function yamlFile(text: string): string {
+  const file = join(tempDir(), 'server.yml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('config', () => {
+  it('defaults are ntfy’s', () => {
+    const { config, warnings } = loadConfig();
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(config.listenHttp, { host: '', port: 80 });
+    assert.equal(config.cacheDurationMs, 12 * 3600 * 1000);
+    assert.equal(config.keepaliveIntervalMs, 45_000);
+    assert.equal(config.messageSizeLimit, 4096);
+    assert.equal(config.messageDelayLimitMs, 3 * 24 * 3600 * 1000);
+    assert.equal(config.globalTopicLimit, 15000);
+    assert.ok(config.disallowedTopics.includes('v1'));
+    assert.equal(config.cacheFile, '');
+  });
+
+  it('reads server.yml with kebab-case and snake_case keys, and warns about unknown keys', () => {
+    const file = yamlFile('base-url: https://ntfy.example.com/\ncache_duration: 1h\nmessage-size-limit: 8k\nbogus-key: 1\n');
+    const { config, warnings } = loadConfig({ file });
+    assert.equal(config.baseUrl, 'https://ntfy.example.com');
+    assert.equal(config.cacheDurationMs, 3600_000);
+    assert.equal(config.messageSizeLimit, 8192);
+    assert.deepEqual(warnings, [`unknown config key "bogus-key" in ${file} is ignored`]);
+  });
+
+  it('env overrides the file (TOCSIN_ over NTFY_), flags override env', () => {
+    const file = yamlFile('keepalive-interval: 10s\nglobal-topic-limit: 5\n');
+    const env = { NTFY_KEEPALIVE_INTERVAL: '20s', TOCSIN_GLOBAL_TOPIC_LIMIT: '7', NTFY_GLOBAL_TOPIC_LIMIT: '9', NTFY_DISALLOWED_TOPICS: 'a, b' };
+    const { config } = loadConfig({ file, env, flags: { 'keepalive-interval': '30s' } });
+    assert.equal(config.keepaliveIntervalMs, 30_000);
+    assert.equal(config.globalTopicLimit, 7);
+    assert.deepEqual(config.disallowedTopics, ['a', 'b']);
+  });
+
+  it('a bad value stops loading with a message naming the key and the value', () => {
+    assert.throws(() => loadConfig({ flags: { 'cache-duration': 'forever' } }), (err: Error) => {
+      assert.ok(err instanceof ConfigError);
+      assert.equal(err.message, 'invalid value for cache-duration: "forever" (must be a duration like 45s, 12h or 3d)');
+      return true;
+    });
+    assert.throws(() => loadConfig({ env: { NTFY_GLOBAL_TOPIC_LIMIT: 'lots' } }), /invalid value for global-topic-limit: "lots"/);
+    assert.throws(() => loadConfig({ flags: { 'log-level': 'loud' } }), /invalid value for log-level: "loud" \(must be one of trace, debug, info, warn, error\)/);
+    assert.throws(() => loadConfig({ flags: { 'listen-http': 'nowhere' } }), /invalid value for listen-http: "nowhere"/);
+    assert.throws(() => loadConfig({ file: yamlFile('- a\n- b\n') }), /must be a YAML mapping/);
+  });
+
+  it('listen addresses: :80, host:port, [ipv6]:port', () => {
+    assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
+    assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
+    assert.deepEqual(parseListen('[::1]:9000'), { host: '::1', port: 9000 });
+    assert.throws(() => parseListen('1.2.3.4:99999'), ConfigError);
+  });
+});
