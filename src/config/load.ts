@@ -46,7 +46,7 @@ const hints: Record<Setting['kind'], string> = {
   enum: 'one of',
 };
 
-const ajv = new Ajv({ coerceTypes: 'array', allErrors: true, useDefaults: false });
+const ajv = new Ajv({ coerceTypes: 'array', allErrors: true, allowUnionTypes: true });
 ajv.addFormat('duration', { type: 'string', validate: (s: string) => accepts(() => parseDuration(s)) });
 ajv.addFormat('size', { type: 'string', validate: (s: string) => accepts(() => parseSize(s)) });
 const validate = ajv.compile({

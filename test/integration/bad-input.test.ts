@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { publish, type Json } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -7,6 +7,7 @@ let s: TestServer;
 before(async () => {
   s = await startTestServer({ 'global-topic-limit': 50 });
 });
+after(() => s.server.close());
 
 async function expectError(res: Response | Promise<Response>, http: number, code: number): Promise<Json> {
   const r = await res;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { publish, type Json } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -7,6 +7,7 @@ let s: TestServer;
 before(async () => {
   s = await startTestServer();
 });
+after(() => s.server.close());
 
 async function poll(topic: string, query = ''): Promise<Json[]> {
   const res = await fetch(`${s.url}/${topic}/json?poll=1${query}`);
@@ -155,7 +156,8 @@ describe('publish — parameters', () => {
   });
 
   it('Markdown: flag or Content-Type: text/markdown', async () => {
-    for (const headers of [{ Markdown: 'yes' }, { md: '1' }, { 'X-Markdown': 'true' }, { 'Content-Type': 'text/markdown' }]) {
+    const variants: Record<string, string>[] = [{ Markdown: 'yes' }, { md: '1' }, { 'X-Markdown': 'true' }, { 'Content-Type': 'text/markdown' }];
+    for (const headers of variants) {
       const { json } = await publish(`${s.url}/md`, '**bold**', headers);
       assert.equal(json.content_type, 'text/markdown', JSON.stringify(headers));
     }
@@ -195,7 +197,8 @@ describe('publish — parameters', () => {
   });
 
   it('Firebase: no and Relay: no are accepted', async () => {
-    for (const headers of [{ Firebase: 'no' }, { 'X-Relay': 'no' }]) {
+    const variants: Record<string, string>[] = [{ Firebase: 'no' }, { 'X-Relay': 'no' }];
+    for (const headers of variants) {
       const { status } = await publish(`${s.url}/relay`, 'x', headers);
       assert.equal(status, 200);
     }

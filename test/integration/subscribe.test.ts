@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -7,6 +7,7 @@ let s: TestServer;
 before(async () => {
   s = await startTestServer({ 'keepalive-interval': '1s' });
 });
+after(() => s.server.close());
 
 const lines = (text: string): Json[] => (text === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as Json));
 const pollJson = async (path: string): Promise<Json[]> => lines(await (await fetch(`${s.url}${path}`)).text());

@@ -17,7 +17,7 @@ describe('bufferTurn', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
       const source = cold('ab 1ms c 10ms d|');
-      expectObservable(source.pipe(bufferTurn({ maxSize: 0, maxWaitMs: 5, scheduler: ts }))).toBe('------ x 8ms y|', {
+      expectObservable(source.pipe(bufferTurn({ maxSize: 0, maxWaitMs: 5, scheduler: ts }))).toBe('----- x 9ms (y|)', {
         x: ['a', 'b', 'c'],
         y: ['d'],
       });

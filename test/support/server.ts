@@ -13,11 +13,14 @@ export interface TestServer {
   server: RunningServer;
 }
 
-/** A real server on a free 127.0.0.1 port in this process, stopped when the test file ends. */
+/**
+ * A real server on a free 127.0.0.1 port in this process. Call it from a top-level
+ * `before` and close it in a top-level `after` (a hook registered inside `before` would
+ * run as soon as `before` ends).
+ */
 export async function startTestServer(settings: RawValues = {}): Promise<TestServer> {
   const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...settings } });
   const server = await startServer(config, pino({ level: process.env.TEST_LOG ?? 'silent' }));
-  after(() => server.close());
   return { url: `http://127.0.0.1:${server.port}`, port: server.port, server };
 }
 

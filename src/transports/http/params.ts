@@ -8,7 +8,7 @@ import type { RequestInfo } from './request.js';
  */
 export const paramAliases = {
   message: ['x-message', 'message', 'm'],
-  title: ['x-title', 'title', 't'],
+  title: ['x-title', 'title', 'ti', 't'],
   sequenceId: ['x-sequence-id', 'sequence-id', 'sid'],
   priority: ['x-priority', 'priority', 'prio', 'p'],
   tags: ['x-tags', 'tags', 'tag', 'ta'],

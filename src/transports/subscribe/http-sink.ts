@@ -40,8 +40,11 @@ export class HttpSink implements Flushable {
     const frame = event.frame(formats[this.options.format]);
     this.queue.push(frame);
     this.queued += frame.length;
-    if (this.armed && this.queued - this.backlog > this.options.bufferLimit) this.overflow();
-    else if (!this.blocked) this.options.flusher.mark(this);
+    // Only a client that is not reading (uWS reported backpressure) can overflow: what
+    // queues while the socket accepts data goes out at the end of this turn.
+    if (this.blocked) {
+      if (this.armed && this.queued - this.backlog > this.options.bufferLimit) this.overflow();
+    } else this.options.flusher.mark(this);
   }
 
   /** Everything queued so far is the replay; from now on the buffer limit applies. */

@@ -19,26 +19,31 @@ interface Socket {
   closed: boolean;
   /** Live messages of a filtered subscription, which cannot use uWS's topic broadcast. */
   subscription?: Subscription;
-  /** Topics joined on the broadcast, left again on close. */
-  joined: string[];
   closeOnShutdown?: () => void;
+  /** Unsent bytes of the initial replay, allowed beyond the limit while they drain. */
+  backlog: number;
 }
 
 /** ntfy closes sockets whose pong is this late after its ping (server.go wsPongWait). */
 const pongWaitSeconds = 15;
+/**
+ * uWS's own limit is only a backstop far above ours (one turn's broadcast may pass our
+ * limit before the check after it); past it uWS closes the socket rather than skip it.
+ */
+const backstopBytes = (limit: number): number => Math.max(64 * limit, 16 * 1024 * 1024);
 
 /**
  * GET /{topics}/ws. Errors found before the upgrade are answered as ntfy's JSON error.
  * Without filters a socket joins uWS's topic pub/sub; with filters it gets its own
  * subscription. Either way a socket whose unsent bytes pass subscriber-buffer-limit is
- * closed (uWS's closeOnBackpressureLimit), counted and logged, never silently skipped.
+ * closed, counted and logged, never silently skipped.
  */
 export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
-  const broadcast = new WsBroadcast(app, ctx.hub);
   const limit = ctx.config.subscriberBufferLimit;
+  const broadcast = new WsBroadcast<Socket>(app, ctx.hub, (ws) => slow(ws, limit), (ws) => dropSlow(ws, ctx));
   app.ws<Socket>('/*', {
     maxPayloadLength: 16 * 1024,
-    maxBackpressure: limit,
+    maxBackpressure: backstopBytes(limit),
     closeOnBackpressureLimit: 1, // typed as a number in this build; any non-zero turns it on
     idleTimeout: Math.min(960, Math.ceil(ctx.config.keepaliveIntervalMs / 1000) + pongWaitSeconds),
     sendPingsAutomatically: true,
@@ -53,7 +58,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         if (!topics) throw errors.notFound;
         const params = parseSubscribe(info);
         ctx.topics.admit(topics);
-        const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, joined: [] };
+        const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, backlog: 0 };
         res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
       } catch (err) {
         ex.error(err);
@@ -69,22 +74,23 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
       const socket = ws.getUserData();
       socket.closed = true;
       socket.subscription?.unsubscribe();
-      for (const topic of socket.joined) broadcast.leave(topic);
+      broadcast.leave(ws, socket.topics);
       if (socket.closeOnShutdown) ctx.connections.delete(socket.closeOnShutdown);
-      void code;
+      ctx.log.debug({ code, topics: socket.topics.join(','), remote: socket.remote }, 'websocket closed');
     },
   });
 }
 
-async function start(ws: WebSocket<Socket>, ctx: ServerContext, broadcast: WsBroadcast): Promise<void> {
+async function start(ws: WebSocket<Socket>, ctx: ServerContext, broadcast: WsBroadcast<Socket>): Promise<void> {
   const socket = ws.getUserData();
   const { topics, params } = socket;
   const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
   if (socket.closed) return opened.cancel();
+  let live = false;
   const send = (event: Outbound): void => {
     if (socket.closed) return;
     ws.send(event.frame(formats.ws), false);
-    if (ws.getBufferedAmount() > ctx.config.subscriberBufferLimit && !params.poll) dropSlow(ws, ctx);
+    if (live && slow(ws, ctx.config.subscriberBufferLimit)) dropSlow(ws, ctx);
   };
   if (params.poll) {
     ws.cork(() => opened.events$.subscribe(send));
@@ -97,22 +103,29 @@ async function start(ws: WebSocket<Socket>, ctx: ServerContext, broadcast: WsBro
   ctx.connections.add(close);
   socket.closeOnShutdown = close;
   if (!isEmptyFilter(params.filter)) {
-    socket.subscription = opened.events$.subscribe(send);
-    return;
+    ws.cork(() => (socket.subscription = opened.events$.subscribe(send)));
+  } else {
+    // Send the open event, the replay and whatever arrived meanwhile; then hand over to the
+    // broadcast in the same synchronous step, so no message falls between the two.
+    ws.cork(() => opened.events$.subscribe(send).unsubscribe());
+    broadcast.join(ws, topics);
   }
-  // Send the open event, the replay and whatever arrived meanwhile; then hand over to the
-  // broadcast in the same synchronous step, so no message falls between the two.
-  ws.cork(() => opened.events$.subscribe(send).unsubscribe());
-  for (const topic of topics) {
-    ws.subscribe(topic);
-    broadcast.join(topic);
-    socket.joined.push(topic);
-  }
+  socket.backlog = ws.getBufferedAmount();
+  live = true;
+}
+
+/** Over the limit, not counting what is left of the replay (which shrinks as it drains). */
+function slow(ws: WebSocket<Socket>, limit: number): boolean {
+  const socket = ws.getUserData();
+  const buffered = ws.getBufferedAmount();
+  socket.backlog = Math.min(socket.backlog, buffered);
+  return buffered - socket.backlog > limit;
 }
 
 function dropSlow(ws: WebSocket<Socket>, ctx: ServerContext): void {
   const socket = ws.getUserData();
   ctx.counters.slowSubscribersDropped++;
   ctx.log.warn({ topics: socket.topics.join(','), remote: socket.remote, format: 'ws' }, 'dropped a subscriber that stopped reading (buffer limit reached)');
-  ws.end(1008, 'too slow');
+  socket.closed = true;
+  ws.close();
 }

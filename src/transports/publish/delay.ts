@@ -1,0 +1,29 @@
+import * as chrono from 'chrono-node';
+import { errors } from '../../model/errors.js';
+import { parseDuration } from '../../model/units.js';
+
+/**
+ * When a delayed message is due (ntfy's util.ParseFutureTime): a Unix timestamp not in the
+ * past, a duration from now ("30m", "2 days"), or natural language through chrono-node
+ * ("10am", "tomorrow, 3pm"). A time of day already past today means the same time tomorrow.
+ */
+export function parseFutureTime(input: string, now: Date): Date {
+  const s = input.trim();
+  if (/^\d+$/.test(s)) {
+    const at = new Date(Number(s) * 1000);
+    if (at.getTime() >= Math.floor(now.getTime() / 1000) * 1000) return at;
+    throw errors.delayCannotParse;
+  }
+  try {
+    return new Date(now.getTime() + parseDuration(s));
+  } catch {
+    // not a duration: try natural language
+  }
+  const at = chrono.parseDate(s, now, { forwardDate: true });
+  if (!at) throw errors.delayCannotParse;
+  if (at > now) return at;
+  // A time that parsed but is not ahead ("9am" after 9am): ntfy retries it as tomorrow.
+  const tomorrow = chrono.parseDate(`tomorrow, ${s}`, now, { forwardDate: true });
+  if (tomorrow && tomorrow > now) return tomorrow;
+  throw errors.delayCannotParse;
+}
