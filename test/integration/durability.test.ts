@@ -52,6 +52,32 @@ describe('durability — cache-file', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('SIGTERM ends open streams cleanly, commits what was accepted, and exits 0', async () => {
+    const file = join(tempDir(), 'cache.db');
+    const server = await spawnServer(['--cache-file', file]);
+    const { LineStream, WsStream } = await import('../support/clients.js');
+    const stream = new LineStream(`${server.url}/bye/json`);
+    const ws = new WsStream(`${server.url}/bye/ws`);
+    assert.equal((await stream.nextJson()).event, 'open');
+    assert.equal((await ws.next()).event, 'open');
+    const { json } = await publish(`${server.url}/bye`, 'last words');
+    assert.equal((await stream.nextJson()).id, json.id);
+    server.child.kill('SIGTERM');
+    await stream.end();
+    assert.equal(await ws.waitClosed(), 1001);
+    assert.equal(await server.exited, 0);
+    const again = await spawnServer(['--cache-file', file]);
+    assert.deepEqual(await pollIds(again.url, 'bye'), [json.id]);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('a bad config value stops startup with a message naming the key and the value', async () => {
+    await assert.rejects(spawnServer(['--cache-duration', 'forever']), /invalid value for cache-duration: \"forever\"/);
+  });
+});
+
 describe('ordering — concurrent publishers', () => {
   it('every subscriber sees each publisher’s messages in order, live and in replay', async () => {
     const server = await spawnServer([]);

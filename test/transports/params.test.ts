@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { boolParam, listParam, param, paramAliases } from '../../src/transports/http/params.js';
+import { parseQuery, type RequestInfo } from '../../src/transports/http/request.js';
+
+const request = (headers: Record<string, string> = {}, query = ''): RequestInfo => ({
+  method: 'POST',
+  path: '/t',
+  headers: new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+  query: parseQuery(query),
+  remoteAddress: '127.0.0.1',
+});
+
+describe('parameter table', () => {
+  it('holds the spec’s aliases for every publish and subscribe parameter', () => {
+    assert.deepEqual(paramAliases.title, ['x-title', 'title', 'ti', 't']);
+    assert.deepEqual(paramAliases.priority, ['x-priority', 'priority', 'prio', 'p']);
+    assert.deepEqual(paramAliases.delay, ['x-delay', 'delay', 'x-at', 'at', 'x-in', 'in']);
+    assert.deepEqual(paramAliases.email, ['x-email', 'x-e-mail', 'email', 'e-mail', 'mail', 'e']);
+    assert.deepEqual(paramAliases.unifiedPush, ['x-unifiedpush', 'unifiedpush', 'x-altpush', 'altpush', 'up']);
+    assert.deepEqual(paramAliases.since, ['x-since', 'since', 'si']);
+    for (const aliases of Object.values(paramAliases)) for (const alias of aliases) assert.equal(alias, alias.toLowerCase());
+  });
+
+  it('every alias is read from headers and from the query', () => {
+    for (const [name, aliases] of Object.entries(paramAliases)) {
+      for (const alias of aliases) {
+        assert.equal(param(request({ [alias]: 'v' }), name as keyof typeof paramAliases), 'v', `${alias} header`);
+        assert.equal(param(request({}, `${alias}=v`), name as keyof typeof paramAliases), 'v', `${alias} query`);
+      }
+    }
+  });
+
+  it('headers win over the query; query names are case-insensitive; values are trimmed', () => {
+    assert.equal(param(request({ 'X-Title': ' header ' }, 'title=query'), 'title'), 'header');
+    assert.equal(param(request({}, 'TITLE=query'), 'title'), 'query');
+  });
+
+  it('an empty header falls through to the next alias and the query', () => {
+    assert.equal(param(request({ 'X-Title': '  ' }, 't=q'), 'title'), 'q');
+  });
+
+  it('decodes RFC 2047 header values but not query values', () => {
+    assert.equal(param(request({ Title: '=?UTF-8?B?w7w=?=' }), 'title'), 'ü');
+    assert.equal(param(request({}, 'title==?UTF-8?B?w7w=?='), 'title'), '=?UTF-8?B?w7w=?=');
+  });
+
+  it('booleans: 1/yes/true are true, anything else false, absent the default', () => {
+    assert.equal(boolParam(request({ Cache: 'no' }), 'cache', true), false);
+    assert.equal(boolParam(request({ Cache: 'YES' }), 'cache', false), true);
+    assert.equal(boolParam(request({ Cache: 'maybe' }), 'cache', true), false);
+    assert.equal(boolParam(request(), 'cache', true), true);
+  });
+
+  it('lists split on commas and drop empty entries', () => {
+    assert.deepEqual(listParam(request({ Tags: ' a, b ,,c ' }), 'tags'), ['a', 'b', 'c']);
+    assert.deepEqual(listParam(request(), 'tags'), []);
+  });
+});
