@@ -74,7 +74,7 @@ describe('shutdown', () => {
   });
 
   it('a bad config value stops startup with a message naming the key and the value', async () => {
-    await assert.rejects(spawnServer(['--cache-duration', 'forever']), /invalid value for cache-duration: \"forever\"/);
+    await assert.rejects(spawnServer(['--cache-duration', 'forever']), /invalid value for cache-duration: "forever"/);
   });
 });
 

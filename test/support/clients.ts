@@ -4,14 +4,58 @@ export interface Json {
   [key: string]: unknown;
 }
 
+/** Values arriving from a connection, taken in order by waiting readers (no sleeps). */
+class Mailbox<T> {
+  private readonly items: T[] = [];
+  private waiters: (() => void)[] = [];
+  /** Set when no more items will come; `take` then fails with it. */
+  ended: string | undefined;
+
+  put(item: T): void {
+    this.items.push(item);
+    this.wake();
+  }
+
+  end(reason: string): void {
+    this.ended ??= reason;
+    this.wake();
+  }
+
+  async take(timeoutMs: number): Promise<T> {
+    await this.until(() => this.items.length > 0 || this.ended !== undefined, timeoutMs);
+    if (this.items.length === 0) throw new Error(this.ended);
+    return this.items.shift() as T;
+  }
+
+  /** Waits until `done()` holds, re-checking on each arrival. */
+  async until(done: () => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
 /** Reads a streaming HTTP response line by line, as ntfy's CLI and scripts do. */
 export class LineStream {
-  private readonly lines: string[] = [];
-  private waiters: (() => void)[] = [];
+  private readonly lines = new Mailbox<string>();
   private buffer = '';
   readonly response: Promise<Response>;
   private readonly controller = new AbortController();
-  ended = false;
 
   constructor(url: string, init: RequestInit = {}) {
     this.response = fetch(url, { ...init, signal: this.controller.signal });
@@ -26,40 +70,19 @@ export class LineStream {
         this.buffer += decoder.decode(chunk, { stream: true });
         let nl: number;
         while ((nl = this.buffer.indexOf('\n')) >= 0) {
-          this.lines.push(this.buffer.slice(0, nl));
+          this.lines.put(this.buffer.slice(0, nl));
           this.buffer = this.buffer.slice(nl + 1);
         }
-        this.wake();
       }
     } catch {
       // aborted by close()
     }
-    this.ended = true;
-    this.wake();
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    this.lines.end('stream ended');
   }
 
   /** The next line, waiting for it; rejects if the stream ends first or after `timeoutMs`. */
-  async next(timeoutMs = 5000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.lines.length === 0) {
-      if (this.ended) throw new Error('stream ended');
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('timed out waiting for a line');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.lines.shift() as string;
+  next(timeoutMs = 5000): Promise<string> {
+    return this.lines.take(timeoutMs);
   }
 
   async nextJson(timeoutMs?: number): Promise<Json> {
@@ -67,12 +90,8 @@ export class LineStream {
   }
 
   /** Waits until the server ends the response. */
-  async end(timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.ended) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the end');
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
+  end(timeoutMs = 5000): Promise<void> {
+    return this.lines.until(() => this.lines.ended !== undefined, timeoutMs);
   }
 
   close(): void {
@@ -122,59 +141,26 @@ export class SseStream {
 /** A WebSocket subscriber collecting JSON frames. */
 export class WsStream {
   readonly ws: WebSocket;
-  private readonly frames: Json[] = [];
-  private waiters: (() => void)[] = [];
+  private readonly frames = new Mailbox<Json>();
   closed: { code: number } | undefined;
 
   constructor(url: string) {
     this.ws = new WebSocket(url.replace(/^http/, 'ws'));
-    this.ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)) as Json);
-      this.wake();
-    });
+    this.ws.on('message', (data) => this.frames.put(JSON.parse(String(data)) as Json));
     this.ws.on('close', (code) => {
       this.closed = { code };
-      this.wake();
+      this.frames.end(`socket closed (${code})`);
     });
-    this.ws.on('error', () => this.wake());
+    this.ws.on('error', (err) => this.frames.end(`socket error: ${err.message}`));
   }
 
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-
-  async next(timeoutMs = 5000): Promise<Json> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.frames.length === 0) {
-      if (this.closed) throw new Error(`socket closed (${this.closed.code})`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('timed out waiting for a frame');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.frames.shift() as Json;
+  next(timeoutMs = 5000): Promise<Json> {
+    return this.frames.take(timeoutMs);
   }
 
   async waitClosed(timeoutMs = 5000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for close');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.closed.code;
+    await this.frames.until(() => this.closed !== undefined, timeoutMs);
+    return (this.closed as { code: number }).code;
   }
 
   close(): void {
