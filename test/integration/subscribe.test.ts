@@ -165,6 +165,20 @@ describe('subscribe — topics and replay', () => {
     assert.equal(await ws.waitClosed(), 1000);
   });
 
+  it('a scheduled message reaches live subscribers when due, then replays like any message', async () => {
+    const stream = new LineStream(`${s.url}/due/json`);
+    assert.equal((await stream.nextJson()).event, 'open');
+    const at = Math.floor(Date.now() / 1000) + 11;
+    const { json } = await publish(`${s.url}/due`, 'on time', { At: String(at) });
+    assert.equal(json.time, at);
+    let got = await stream.nextJson(15_000);
+    while (got.event === 'keepalive') got = await stream.nextJson(15_000);
+    assert.equal(got.id, json.id);
+    assert.ok(Date.now() / 1000 >= at && Date.now() / 1000 < at + 2.5, 'delivered within a second or two of its time');
+    assert.deepEqual((await pollJson('/due/json?poll=1')).map((m) => m.id), [json.id]);
+    stream.close();
+  });
+
   it('Cache: no messages reach live subscribers only', async () => {
     const stream = new LineStream(`${s.url}/live-only/json`);
     assert.equal((await stream.nextJson()).event, 'open');
