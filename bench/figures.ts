@@ -1,0 +1,65 @@
+import type { Target } from './targets.js';
+import type { Worker } from './worker.js';
+
+/** One measured value; `params` names the scenario's settings, so runs are comparable. */
+export interface Figure {
+  scenario: string;
+  name: string;
+  value: number;
+  unit: string;
+  params: Record<string, string | number>;
+  /** Which way is better, for reading ratios. */
+  better: 'higher' | 'lower';
+}
+
+export interface Sizes {
+  publishSeconds: number;
+  fanoutSubscribers: number[];
+  fanoutFormats: ('ws' | 'sse' | 'json')[];
+  fanoutFixedMessages: number;
+  fanoutFixedRate: number;
+  fanoutMaxSeconds: number;
+  idleSubscribers: number;
+  replayMessages: number;
+  mixedTopics: number;
+  mixedRate: number;
+  mixedSeconds: number;
+}
+
+export const fullSizes: Sizes = {
+  publishSeconds: 10,
+  fanoutSubscribers: [100, 1000, 10000],
+  fanoutFormats: ['ws', 'sse', 'json'],
+  fanoutFixedMessages: 5,
+  fanoutFixedRate: 1,
+  fanoutMaxSeconds: 5,
+  idleSubscribers: 10000,
+  replayMessages: 10000,
+  mixedTopics: 1000,
+  mixedRate: 1000,
+  mixedSeconds: 10,
+};
+
+/** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
+export const quickSizes: Sizes = {
+  publishSeconds: 1,
+  fanoutSubscribers: [20],
+  fanoutFormats: ['ws', 'sse', 'json'],
+  fanoutFixedMessages: 2,
+  fanoutFixedRate: 4,
+  fanoutMaxSeconds: 1,
+  idleSubscribers: 50,
+  replayMessages: 200,
+  mixedTopics: 10,
+  mixedRate: 50,
+  mixedSeconds: 1,
+};
+
+export interface Load {
+  /** Subscriber processes; the load is split across them. */
+  subscribers: Worker[];
+  publisher: Worker;
+  autocannon: Worker;
+}
+
+export type Scenario = (target: Target, sizes: Sizes, load: Load) => Promise<Figure[]>;

@@ -1,0 +1,102 @@
+/**
+ * Subscriber load: holds many subscriptions (ws, sse, json, raw) and counts deliveries of
+ * benchmark messages, whose body is `bench:<send time in epoch ms>;`. Latency is read on a
+ * sample of the connections, so parsing never makes this process the bottleneck.
+ */
+import { connect, type Socket } from 'node:net';
+import WebSocket from 'ws';
+import { serveCommands } from '../worker.js';
+
+const marker = Buffer.from('bench:');
+
+interface Open {
+  url: string;
+  topics: string[];
+  format: 'ws' | 'sse' | 'json' | 'raw';
+  count: number;
+  /** Index of this process's first subscription among all processes' (spreads topics). */
+  offset: number;
+  /** Read latency on one connection in this many. */
+  sampleEvery: number;
+}
+
+let deliveries = 0;
+let latencies: number[] = [];
+const sockets: (Socket | WebSocket)[] = [];
+const now = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Counts complete markers in `text`; returns how many bytes were consumed, so the caller
+ * keeps the rest (a marker split across two chunks) for the next chunk.
+ */
+function scan(text: Buffer, sampled: boolean): number {
+  let consumed = 0;
+  let at = text.indexOf(marker);
+  while (at >= 0) {
+    const end = text.indexOf(59 /* ; */, at);
+    if (end < 0) return at;
+    deliveries++;
+    if (sampled) latencies.push(now() - Number(text.toString('latin1', at + marker.length, end)));
+    consumed = end + 1;
+    at = text.indexOf(marker, consumed);
+  }
+  return Math.max(consumed, text.length - (marker.length - 1));
+}
+
+function openHttp(url: URL, path: string, sampled: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    let ready = false;
+    let tail = Buffer.alloc(0);
+    socket.setNoDelay(true);
+    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      if (!ready) {
+        ready = true;
+        resolve();
+      }
+      const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+      tail = Buffer.from(text.subarray(scan(text, sampled)));
+    });
+    socket.on('error', reject);
+    sockets.push(socket);
+  });
+}
+
+function openWs(url: string, sampled: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.on('open', () => resolve());
+    ws.on('message', (data: Buffer) => void scan(data, sampled));
+    ws.on('error', reject);
+    sockets.push(ws);
+  });
+}
+
+serveCommands({
+  open: async ({ url, topics, format, count, offset, sampleEvery }: Open) => {
+    const base = new URL(url);
+    const opening: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) {
+      const topic = topics[(offset + i) % topics.length] as string;
+      const sampled = i % sampleEvery === 0;
+      opening.push(format === 'ws' ? openWs(`ws://${base.host}/${topic}/ws`, sampled) : openHttp(base, `/${topic}/${format}`, sampled));
+      // Open in waves, so the server's accept queue is never the thing measured.
+      if (opening.length % 500 === 0) await Promise.all(opening.slice(-500));
+    }
+    await Promise.all(opening);
+    return { open: sockets.length };
+  },
+  /** Deliveries and sampled latencies since the last call. */
+  take: () => {
+    const result = { deliveries, latencies };
+    deliveries = 0;
+    latencies = [];
+    return result;
+  },
+  close: () => {
+    for (const s of sockets) (s instanceof WebSocket ? s.terminate() : s.destroy());
+    sockets.length = 0;
+    return {};
+  },
+});

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HttpLoad, HttpLoadResult } from './autocannon.js';
+
+/** wrk's Lua: POST a small body to one topic or to random topics out of `TOPICS`. */
+const script = `
+wrk.method = "POST"
+wrk.body = "bench publish"
+local topics = tonumber(os.getenv("TOPICS") or "1")
+request = function()
+  if topics == 1 then return wrk.format(nil, "/bench") end
+  return wrk.format(nil, "/bench" .. math.random(0, topics - 1))
+end
+`;
+
+function ms(value: string, unit: string): number {
+  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
+}
+
+/**
+ * Maximum publish throughput with wrk (C, one thread, on the load core): autocannon
+ * saturates its core below the bare-uWS ceiling (DESIGN.md), wrk does not.
+ */
+export function runWrk(load: HttpLoad): Promise<HttpLoadResult> {
+  const file = join(mkdtempSync(join(tmpdir(), 'tocsin-wrk-')), 'post.lua');
+  writeFileSync(file, script);
+  const args = ['-c', '1', 'wrk', '-t1', `-c${load.connections}`, `-d${load.durationSeconds}s`, '--latency', '-s', file, load.url];
+  return new Promise((resolve, reject) => {
+    execFile('taskset', args, { env: { ...process.env, TOPICS: String(load.topics) } }, (err, stdout) => {
+      if (err) return reject(err);
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
+      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(stdout);
+      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(stdout);
+      const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1];
+      if (!rps || !p50 || !p99) return reject(new Error(`cannot read wrk output: ${stdout}`));
+      resolve({ rps: Number(rps), p50: ms(p50[1] as string, p50[2] as string), p99: ms(p99[1] as string, p99[2] as string), errors: Number(errors ?? 0) });
+    });
+  });
+}
+
+export function hasWrk(): Promise<boolean> {
+  return new Promise((resolve) => execFile('wrk', ['--version'], (err, stdout, stderr) => resolve(/wrk/.test(`${stdout}${stderr}`) || !err)));
+}

@@ -1,0 +1,78 @@
+/**
+ * The benchmark harness (`npm run bench`): runs each scenario against Tocsin (or a server
+ * given with --target URL) and against the bare-uWS ceiling, in the same run, and prints
+ * a table plus one JSON line per figure (also appended to bench/results/<time>.jsonl).
+ *
+ *   npm run bench                      full run (a few minutes on 2 cores)
+ *   npm run bench -- --quick           tiny sizes: proves the harness works (CI)
+ *   npm run bench -- --target URL      measure a running ntfy-compatible server
+ *   npm run bench -- --only fanout,idle    some scenarios
+ *   npm run bench -- --profile DIR     write a V8 CPU profile of Tocsin per scenario
+ */
+import { parseArgs } from 'node:util';
+import { fullSizes, quickSizes, type Load, type Scenario } from './figures.js';
+import { table, withRatios, writeJsonLines, type Row } from './report.js';
+import { fanoutScenario } from './scenarios/fanout.js';
+import { idleScenario } from './scenarios/idle.js';
+import { mixedScenario } from './scenarios/mixed.js';
+import { publishScenario } from './scenarios/publish.js';
+import { replayScenario } from './scenarios/replay.js';
+import { external, startCeiling, startTocsin, type Target } from './targets.js';
+import { Worker } from './worker.js';
+
+const scenarios: Record<string, Scenario> = {
+  publish: publishScenario,
+  fanout: fanoutScenario,
+  idle: idleScenario,
+  replay: replayScenario,
+  mixed: mixedScenario,
+};
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    target: { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+    out: { type: 'string' },
+    'no-ceiling': { type: 'boolean', default: false },
+  },
+});
+
+const sizes = values.quick ? quickSizes : fullSizes;
+const names = values.only ? values.only.split(',') : Object.keys(scenarios);
+const out = values.out ?? new URL(`./results/${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`, new URL('../../bench/', import.meta.url)).pathname;
+const loadCore = 1;
+const load: Load = {
+  subscribers: [new Worker('./load/subscribers.js', loadCore), new Worker('./load/subscribers.js', loadCore)],
+  publisher: new Worker('./load/publisher.js', loadCore),
+  autocannon: new Worker('./load/autocannon.js', loadCore),
+};
+
+const starters: (() => Promise<Target>)[] = [
+  values.target ? async () => external(values.target as string) : () => startTocsin({ profileDir: values.profile }),
+  ...(values['no-ceiling'] ? [] : [() => startCeiling()]),
+];
+
+const rows: Row[] = [];
+try {
+  for (const name of names) {
+    const scenario = scenarios[name];
+    if (!scenario) throw new Error(`unknown scenario ${name}; known: ${Object.keys(scenarios).join(', ')}`);
+    for (const start of starters) {
+      const target = await start();
+      console.error(`# ${name} on ${target.name} (${target.url})`);
+      try {
+        for (const f of await scenario(target, sizes, load)) rows.push({ ...f, server: target.name });
+      } finally {
+        await target.stop();
+      }
+    }
+  }
+} finally {
+  for (const w of [...load.subscribers, load.publisher, load.autocannon]) w.stop();
+}
+const result = withRatios(rows);
+console.log(table(result));
+writeJsonLines(result, out);
+console.error(`# results appended to ${out}`);

@@ -1,0 +1,31 @@
+import type { Figure, Scenario } from '../figures.js';
+import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
+import { hasWrk, runWrk } from '../load/wrk.js';
+
+const connections = 64;
+
+/**
+ * 1. Publish: small POSTs to one topic and to 10,000 random topics, no subscribers,
+ * 64 connections — requests/s and latency; then p99 at half the measured rate.
+ */
+export const publishScenario: Scenario = async (target, sizes, load) => {
+  const wrk = await hasWrk();
+  const client = wrk ? 'wrk' : 'autocannon';
+  const run = (l: HttpLoad): Promise<HttpLoadResult> => (wrk && l.rate === 0 ? runWrk(l) : load.autocannon.call<HttpLoadResult>('run', l));
+  const figures: Figure[] = [];
+  const fig = (name: string, value: number, unit: string, better: Figure['better'], params: Figure['params']): void => {
+    figures.push({ scenario: 'publish', name, value, unit, better, params: { connections, ...params } });
+  };
+  let oneTopicRps = 0;
+  for (const topics of [1, 10000]) {
+    const r = await run({ url: target.url, topics, connections, durationSeconds: sizes.publishSeconds, rate: 0 });
+    if (topics === 1) oneTopicRps = r.rps;
+    fig('publish rate', r.rps, 'req/s', 'higher', { topics, client });
+    fig('publish p50', r.p50, 'ms', 'lower', { topics, client });
+    fig('publish p99', r.p99, 'ms', 'lower', { topics, client });
+  }
+  const half = Math.max(1, Math.round(oneTopicRps / 2));
+  const r = await load.autocannon.call<HttpLoadResult>('run', { url: target.url, topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: half });
+  fig('publish p99 at half rate', r.p99, 'ms', 'lower', { topics: 1, rate: half, client: 'autocannon' });
+  return figures;
+};

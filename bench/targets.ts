@@ -1,0 +1,65 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { pin, rssBytes } from './proc.js';
+
+/** A server under test. `pid` is known only for servers the harness started. */
+export interface Target {
+  name: string;
+  url: string;
+  pid?: number;
+  /** The server's own heap, when it can tell (servers started by the harness). */
+  heapUsed(): Promise<number | undefined>;
+  rss(): number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Write a V8 CPU profile of the server into this directory. */
+  profileDir?: string;
+  /** Server settings as `--key value` pairs. */
+  settings?: string[];
+}
+
+const serverCore = 0;
+
+/** Starts a server script with IPC; it reports `{ port }` once listening. */
+async function startForked(name: string, script: string, options: StartOptions): Promise<Target> {
+  const execArgv = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const child: ChildProcess = fork(new URL(script, import.meta.url).pathname, options.settings ?? [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  pin(child.pid, serverCore);
+  const [ready] = (await once(child, 'message')) as [{ port: number }];
+  const ask = async <T>(question: string, key: string): Promise<T> => {
+    child.send(question);
+    for (;;) {
+      const [reply] = (await once(child, 'message')) as [Record<string, T>];
+      if (key in reply) return reply[key] as T;
+    }
+  };
+  return {
+    name,
+    url: `http://127.0.0.1:${ready.port}`,
+    pid: child.pid,
+    heapUsed: async () => (await ask<NodeJS.MemoryUsage>('memory', 'memory')).heapUsed,
+    rss: () => rssBytes(child.pid),
+    stop: async () => {
+      child.send('stop');
+      const exited = once(child, 'exit');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export const startTocsin = (options: StartOptions = {}): Promise<Target> =>
+  startForked('tocsin', './tocsin-server.js', {
+    ...options,
+    settings: ['--global-topic-limit', '100000', '--keepalive-interval', '45s', ...(options.settings ?? [])],
+  });
+
+export const startCeiling = (options: StartOptions = {}): Promise<Target> => startForked('ceiling', './ceiling.js', options);
+
+/** Any ntfy-compatible server already running (`--target URL`): no pid, no heap. */
+export function external(url: string): Target {
+  return { name: 'target', url: url.replace(/\/$/, ''), heapUsed: async () => undefined, rss: () => undefined, stop: async () => undefined };
+}

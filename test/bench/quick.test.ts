@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { tempDir } from '../support/server.js';
+
+const run = new URL('../../bench/run.js', import.meta.url).pathname;
+
+describe('bench — quick mode', () => {
+  it('runs every scenario against Tocsin and the ceiling and writes parseable JSON lines', { timeout: 240_000 }, async () => {
+    const out = join(tempDir(), 'results.jsonl');
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, [run, '--quick', '--out', out], { timeout: 230_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve())),
+    );
+    const rows = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const scenario of ['publish', 'fanout', 'idle', 'replay', 'mixed']) {
+      for (const server of ['tocsin', 'ceiling']) {
+        assert.ok(rows.some((r) => r.scenario === scenario && r.server === server), `${scenario} on ${server}`);
+      }
+    }
+    for (const row of rows) {
+      assert.equal(typeof row.name, 'string');
+      assert.equal(typeof row.value, 'number');
+      assert.equal(typeof row.unit, 'string');
+      assert.equal(typeof row.params, 'object');
+    }
+    assert.ok(rows.some((r) => r.server === 'tocsin' && typeof r.ratio === 'number'));
+  });
+});
