@@ -95,7 +95,10 @@ serveCommands({
     return result;
   },
   close: () => {
-    for (const s of sockets) (s instanceof WebSocket ? s.terminate() : s.destroy());
+    for (const s of sockets) {
+      if (s instanceof WebSocket) s.terminate();
+      else s.destroy();
+    }
     sockets.length = 0;
     return {};
   },
