@@ -20,6 +20,7 @@ const streams = new Map<string, Set<Stream>>();
 const stored = new Map<string, Buffer[]>();
 const dirty = new Set<Stream>();
 let flushScheduled = false;
+const replayCap = 20_000;
 const answer = Buffer.from('{"id":"xxxxxxxxxxxx","time":0,"event":"message","topic":"t","message":"ok"}\n');
 
 function flush(): void {
@@ -61,7 +62,10 @@ app.post('/:topic', (res, req) => {
     const body = Buffer.concat(chunks).toString();
     res.cork(() => res.writeHeader('Content-Type', 'application/json').end(answer));
     const json = JSON.stringify({ id: 'xxxxxxxxxxxx', time: 0, event: 'message', topic, message: body });
-    (stored.get(topic) ?? stored.set(topic, []).get(topic))?.push(frame('json', json, body));
+    const lines = stored.get(topic) ?? (stored.set(topic, []).get(topic) as Buffer[]);
+    lines.push(frame('json', json, body));
+    // Keep the newest lines only, like a cache: unbounded growth would measure the GC.
+    if (lines.length > 2 * replayCap) lines.splice(0, lines.length - replayCap);
     app.publish(topic, json, false);
     const subscribers = streams.get(topic);
     if (!subscribers) return;

@@ -59,6 +59,7 @@ export interface Load {
   /** Subscriber processes; the load is split across them. */
   subscribers: Worker[];
   publisher: Worker;
+  paced: Worker;
   autocannon: Worker;
 }
 

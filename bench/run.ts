@@ -46,6 +46,7 @@ const loadCore = 1;
 const load: Load = {
   subscribers: [new Worker('./load/subscribers.js', loadCore), new Worker('./load/subscribers.js', loadCore)],
   publisher: new Worker('./load/publisher.js', loadCore),
+  paced: new Worker('./load/paced.js', loadCore),
   autocannon: new Worker('./load/autocannon.js', loadCore),
 };
 
@@ -59,20 +60,23 @@ try {
   for (const name of names) {
     const scenario = scenarios[name];
     if (!scenario) throw new Error(`unknown scenario ${name}; known: ${Object.keys(scenarios).join(', ')}`);
+    const scenarioRows: Row[] = [];
     for (const start of starters) {
       const target = await start();
       console.error(`# ${name} on ${target.name} (${target.url})`);
       try {
-        for (const f of await scenario(target, sizes, load)) rows.push({ ...f, server: target.name });
+        for (const f of await scenario(target, sizes, load)) scenarioRows.push({ ...f, server: target.name });
       } finally {
         await target.stop();
       }
     }
+    // Written as each scenario ends, so a long run that fails late keeps what it measured.
+    const measured = withRatios(scenarioRows);
+    writeJsonLines(measured, out);
+    rows.push(...measured);
   }
 } finally {
-  for (const w of [...load.subscribers, load.publisher, load.autocannon]) w.stop();
+  for (const w of [...load.subscribers, load.publisher, load.paced, load.autocannon]) w.stop();
 }
-const result = withRatios(rows);
-console.log(table(result));
-writeJsonLines(result, out);
+console.log(table(rows));
 console.error(`# results appended to ${out}`);
