@@ -16,7 +16,9 @@ import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
 import { uws, type us_listen_socket } from './transports/http/uws.js';
 import { findRoute } from './transports/routes.js';
+import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
+import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
 import { errors } from './model/errors.js';
 
@@ -48,6 +50,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats,
     flusher: new TurnFlusher(),
+    fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
+      for (const sink of sinks) sink.push(event);
+    }),
     connections: new Set(),
     counters: { slowSubscribersDropped: 0 },
   };

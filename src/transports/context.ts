@@ -5,7 +5,9 @@ import type { TopicHub } from '../streams/hub.js';
 import type { Publisher } from '../streams/publisher.js';
 import type { Stats } from '../streams/stats.js';
 import type { TopicRegistry } from '../streams/topics.js';
+import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
+import type { HttpSink } from './subscribe/http-sink.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
 export const replayLimitBytes = 10 * 1024 * 1024;
@@ -20,6 +22,8 @@ export interface ServerContext {
   publisher: Publisher;
   stats: Stats;
   flusher: TurnFlusher;
+  /** Unfiltered HTTP stream subscribers, grouped by topic. */
+  fanout: FanoutGroups<HttpSink>;
   /** Open subscriber connections, each with the function that ends it at shutdown. */
   connections: Set<() => void>;
   /** Subscribers dropped for not reading (slow-consumer policy). */

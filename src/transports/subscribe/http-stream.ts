@@ -1,5 +1,6 @@
+import { interval, type Subscription } from 'rxjs';
+import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription } from '../../streams/subscription.js';
-import { withKeepalive } from '../../operators/keepalive.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { replayLimitBytes, type ServerContext } from '../context.js';
@@ -29,20 +30,33 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
     onOverflow: () => {
       ctx.counters.slowSubscribersDropped++;
       ctx.log.warn({ topics: topics.join(','), format, remote: req.remoteAddress }, 'dropped a subscriber that stopped reading (buffer limit reached)');
-      subscription.unsubscribe();
+      stop();
     },
   });
-  const subscription = opened.events$
-    .pipe(withKeepalive(ctx.config.keepaliveIntervalMs, () => controlOutbound('keepalive', topics)))
-    .subscribe((event) => sink.push(event));
+  const push = (event: Parameters<HttpSink['push']>[0]): void => sink.push(event);
+  const grouped = isEmptyFilter(params.filter);
+  let own: Subscription | undefined;
+  if (grouped) {
+    // The open event, the replay and whatever arrived meanwhile go out first; then the sink
+    // joins its topics' groups in the same synchronous step, so nothing falls between.
+    opened.events$.subscribe(push).unsubscribe();
+    ctx.fanout.join(sink, topics);
+  } else {
+    own = opened.events$.subscribe(push);
+  }
   sink.arm();
-  const close = (): void => {
-    subscription.unsubscribe();
-    sink.end();
-  };
-  ctx.connections.add(close);
-  ex.onAbort(() => {
-    subscription.unsubscribe();
+  const keepalive = interval(ctx.config.keepaliveIntervalMs).subscribe(() => sink.push(controlOutbound('keepalive', topics)));
+
+  function stop(): void {
+    own?.unsubscribe();
+    keepalive.unsubscribe();
+    if (grouped) ctx.fanout.leave(sink, topics);
     ctx.connections.delete(close);
-  });
+  }
+  function close(): void {
+    stop();
+    sink.end();
+  }
+  ctx.connections.add(close);
+  ex.onAbort(stop);
 }
