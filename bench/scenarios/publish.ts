@@ -27,9 +27,10 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
   const half = Math.max(1, Math.round(oneTopicRps / 2));
-  const paced = await load.paced.call<{ p50: number; p99: number; sent: number }>('run', {
-    url: target.url, topic: 'bench', rate: half, durationMs: sizes.publishSeconds * 1000, connections,
-  });
+  const pace = (seconds: number): Promise<{ p50: number; p99: number }> =>
+    load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
+  await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
+  const paced = await pace(sizes.publishSeconds);
   fig('publish p50 at half rate', paced.p50, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
   fig('publish p99 at half rate', paced.p99, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
