@@ -115,8 +115,7 @@ function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snaps
 async function housekeeping(ctx: ServerContext): Promise<void> {
   try {
     const pruned = await ctx.cache.prune(nowSeconds());
-    const cached = await ctx.cache.topics();
-    ctx.topics.prune((topic) => ctx.hub.isLive(topic) || cached.has(topic));
+    ctx.topics.prune((topic) => ctx.hub.isLive(topic), Date.now() - ctx.config.cacheDurationMs);
     ctx.stats.sample();
     await ctx.cache.saveStats(ctx.stats.messages);
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');

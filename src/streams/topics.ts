@@ -1,12 +1,15 @@
 import { errors } from '../model/errors.js';
 
 /**
- * The set of topics the server knows: those published or subscribed to, kept while they
- * have subscribers or cached messages. It enforces `global-topic-limit` and the
- * disallowed names, as ntfy's topicsFromIDs does.
+ * The topics the server knows: those published or subscribed to, kept while they have
+ * subscribers or were used within the cache duration (so they may hold cached messages).
+ * It enforces `global-topic-limit` and the disallowed names, as ntfy's topicsFromIDs does.
+ * It tracks use itself rather than asking the cache, whose topic scan stalled the event
+ * loop for tens of milliseconds once a minute on a large cache.
  */
 export class TopicRegistry {
-  private readonly known = new Set<string>();
+  /** Topic → when it was last used (ms). */
+  private readonly known = new Map<string, number>();
 
   constructor(
     private readonly limit: number,
@@ -21,16 +24,19 @@ export class TopicRegistry {
       if (!this.known.has(topic)) added++;
     }
     if (added > 0 && this.known.size + added > this.limit) throw errors.tooManyTopics;
-    for (const topic of topics) this.known.add(topic);
+    const now = Date.now();
+    for (const topic of topics) this.known.set(topic, now);
   }
 
-  /** Forgets topics that are neither live nor cached. */
-  prune(keep: (topic: string) => boolean): void {
-    for (const topic of this.known) if (!keep(topic)) this.known.delete(topic);
+  /** Forgets topics without subscribers that were last used before `cutoff` (ms). */
+  prune(isLive: (topic: string) => boolean, cutoff: number): void {
+    for (const [topic, lastUsed] of this.known) if (lastUsed < cutoff && !isLive(topic)) this.known.delete(topic);
   }
 
+  /** Topics found in the cache at startup count as used now. */
   seed(topics: Iterable<string>): void {
-    for (const topic of topics) this.known.add(topic);
+    const now = Date.now();
+    for (const topic of topics) this.known.set(topic, now);
   }
 
   get size(): number {
