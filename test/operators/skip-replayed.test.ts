@@ -4,7 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { Outbound } from '../../src/model/outbound.js';
 import { skipReplayed } from '../../src/operators/skip-replayed.js';
 
-const ev = (id: string): Outbound => new Outbound({ id, time: 1, event: 'message', topic: 't' }, '{}');
+const ev = (id: string): Outbound => Outbound.of({ id, time: 1, event: 'message', topic: 't' }, '{}');
 
 describe('skipReplayed', () => {
   it('drops each replayed id once and passes the rest', () => {

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 /**
  * The cache schema. `seq` is the commit order (ntfy's rowid); `json` holds the message
  * exactly as delivered, so a replay writes stored bytes instead of re-encoding them.
- * The columns beside it are the ones queries and stream filters need.
+ * The columns beside it are only the ones the queries select on.
  */
 const schemaVersion = 1;
 
@@ -15,11 +15,6 @@ const createSchema = `
     time INTEGER NOT NULL,
     expires INTEGER NOT NULL,
     published INTEGER NOT NULL,
-    event TEXT NOT NULL,
-    message TEXT,
-    title TEXT,
-    priority INTEGER,
-    tags TEXT,
     json TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS idx_messages_topic_time ON messages (topic, time, seq);
