@@ -101,6 +101,9 @@ app.listen('127.0.0.1', 0, (socket) => {
   process.send?.({ port: uws.us_socket_local_port(socket) });
 });
 process.on('message', (msg: string) => {
-  if (msg === 'memory') process.send?.({ memory: process.memoryUsage() });
+  if (msg === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ memory: process.memoryUsage() });
+  }
   if (msg === 'stop') process.exit(0);
 });

@@ -20,12 +20,13 @@ import { replayScenario } from './scenarios/replay.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
 
-const scenarios: Record<string, Scenario> = {
-  publish: publishScenario,
-  fanout: fanoutScenario,
-  idle: idleScenario,
-  replay: replayScenario,
-  mixed: mixedScenario,
+/** Each part of a scenario runs on a freshly started server. */
+const scenarios: Record<string, Scenario[]> = {
+  publish: [publishScenario],
+  fanout: [fanoutScenario],
+  idle: [idleScenario('ws'), idleScenario('sse')],
+  replay: [replayScenario],
+  mixed: [mixedScenario],
 };
 
 const { values } = parseArgs({
@@ -58,16 +59,18 @@ const starters: (() => Promise<Target>)[] = [
 const rows: Row[] = [];
 try {
   for (const name of names) {
-    const scenario = scenarios[name];
-    if (!scenario) throw new Error(`unknown scenario ${name}; known: ${Object.keys(scenarios).join(', ')}`);
+    const parts = scenarios[name];
+    if (!parts) throw new Error(`unknown scenario ${name}; known: ${Object.keys(scenarios).join(', ')}`);
     const scenarioRows: Row[] = [];
     for (const start of starters) {
-      const target = await start();
-      console.error(`# ${name} on ${target.name} (${target.url})`);
-      try {
-        for (const f of await scenario(target, sizes, load)) scenarioRows.push({ ...f, server: target.name });
-      } finally {
-        await target.stop();
+      for (const part of parts) {
+        const target = await start();
+        console.error(`# ${name} on ${target.name} (${target.url})`);
+        try {
+          for (const f of await part(target, sizes, load)) scenarioRows.push({ ...f, server: target.name });
+        } finally {
+          await target.stop();
+        }
       }
     }
     // Written as each scenario ends, so a long run that fails late keeps what it measured.

@@ -24,7 +24,8 @@ const serverCore = 0;
 
 /** Starts a server script with IPC; it reports `{ port }` once listening. */
 async function startForked(name: string, script: string, options: StartOptions): Promise<Target> {
-  const execArgv = [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
+  // --expose-gc: the heap is read after a collection, so garbage is not counted as use.
+  const execArgv = ['--expose-gc', ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
   const child: ChildProcess = fork(new URL(script, import.meta.url).pathname, options.settings ?? [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   pin(child.pid, serverCore);
   const [ready] = (await once(child, 'message')) as [{ port: number }];

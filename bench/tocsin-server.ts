@@ -13,6 +13,9 @@ const { config } = loadConfig({ flags });
 const server = await startServer(config, pino({ level: 'warn' }));
 process.send?.({ port: server.port });
 process.on('message', (msg: string) => {
-  if (msg === 'memory') process.send?.({ memory: process.memoryUsage() });
+  if (msg === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ memory: process.memoryUsage() });
+  }
   if (msg === 'stop') void server.close().then(() => process.exit(0));
 });

@@ -3,11 +3,15 @@ import { closeSubscribers, openSubscribers } from './fanout.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1000));
 
-/** 3. Idle subscribers: server memory per open idle subscription (RSS and heap delta / N). */
-export const idleScenario: Scenario = async (target, sizes, load) => {
-  const figures: Figure[] = [];
-  const n = sizes.idleSubscribers;
-  for (const format of ['ws', 'sse'] as const) {
+/**
+ * 3. Idle subscribers: server memory per open idle subscription (RSS and heap delta / N).
+ * One format per server: memory freed by an earlier format would hide part of the next.
+ */
+export const idleScenario =
+  (format: 'ws' | 'sse'): Scenario =>
+  async (target, sizes, load) => {
+    const figures: Figure[] = [];
+    const n = sizes.idleSubscribers;
     await settle();
     const rssBefore = target.rss();
     const heapBefore = await target.heapUsed();
@@ -23,6 +27,5 @@ export const idleScenario: Scenario = async (target, sizes, load) => {
       figures.push({ scenario: 'idle', name: 'idle heap per subscription', value: (heapAfter - heapBefore) / n / 1024, unit: 'KB', better: 'lower', params });
     }
     await closeSubscribers(load);
-  }
-  return figures;
-};
+    return figures;
+  };
