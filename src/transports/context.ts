@@ -29,3 +29,9 @@ export interface ServerContext {
   /** Subscribers dropped for not reading (slow-consumer policy). */
   counters: { slowSubscribersDropped: number };
 }
+
+/** The slow-consumer policy's bookkeeping: every dropped subscriber is counted and logged. */
+export function recordSlowSubscriber(ctx: ServerContext, topics: readonly string[], format: string, remote: string): void {
+  ctx.counters.slowSubscribersDropped++;
+  ctx.log.warn({ topics: topics.join(','), format, remote }, 'dropped a subscriber that stopped reading (buffer limit reached)');
+}

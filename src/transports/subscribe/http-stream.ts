@@ -3,7 +3,7 @@ import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription } from '../../streams/subscription.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { replayLimitBytes, type ServerContext } from '../context.js';
+import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
 import { parseSubscribe } from './params.js';
@@ -28,8 +28,7 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
     flusher: ctx.flusher,
     bufferLimit: ctx.config.subscriberBufferLimit,
     onOverflow: () => {
-      ctx.counters.slowSubscribersDropped++;
-      ctx.log.warn({ topics: topics.join(','), format, remote: req.remoteAddress }, 'dropped a subscriber that stopped reading (buffer limit reached)');
+      recordSlowSubscriber(ctx, topics, format, req.remoteAddress);
       stop();
     },
   });

@@ -3,7 +3,7 @@ import type { Outbound } from '../../model/outbound.js';
 import { errors } from '../../model/errors.js';
 import { isEmptyFilter } from '../../operators/match-filter.js';
 import { openSubscription } from '../../streams/subscription.js';
-import { replayLimitBytes, type ServerContext } from '../context.js';
+import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
 import { topicsOf } from '../routes.js';
@@ -124,8 +124,7 @@ function slow(ws: WebSocket<Socket>, limit: number): boolean {
 
 function dropSlow(ws: WebSocket<Socket>, ctx: ServerContext): void {
   const socket = ws.getUserData();
-  ctx.counters.slowSubscribersDropped++;
-  ctx.log.warn({ topics: socket.topics.join(','), remote: socket.remote, format: 'ws' }, 'dropped a subscriber that stopped reading (buffer limit reached)');
+  recordSlowSubscriber(ctx, socket.topics, 'ws', socket.remote);
   socket.closed = true;
   ws.close();
 }
