@@ -31,6 +31,9 @@ export function openSchema(db: Database.Database, startupQueries: string): void 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // SQLite's default page cache is 2 MB; with a large cache file the random-id index alone
+  // outgrows it and every insert starts reading pages back. Pages are allocated on demand.
+  db.pragma('cache_size = -32768');
   db.exec(createSchema);
   const row = db.prepare('SELECT version FROM schema_version WHERE id = 1').get() as { version: number } | undefined;
   if (!row) db.prepare('INSERT INTO schema_version (id, version) VALUES (1, ?)').run(schemaVersion);
