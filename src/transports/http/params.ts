@@ -53,15 +53,22 @@ export function param(req: RequestInfo, name: ParamName): string {
   return '';
 }
 
-/** ntfy's boolean words; anything else (including '') is the default. */
-export function boolParam(req: RequestInfo, name: ParamName, fallback: boolean): boolean {
-  const value = param(req, name).toLowerCase();
-  if (value === '') return fallback;
-  return value === '1' || value === 'yes' || value === 'true';
+const trueWords = ['1', 'yes', 'true'];
+const falseWords = ['0', 'no', 'false'];
+
+/** ntfy's boolean words, case-insensitive: true for 1/yes/true. */
+export function isTrueWord(value: string): boolean {
+  return trueWords.includes(value.toLowerCase());
 }
 
 export function isBoolWord(value: string): boolean {
-  return ['1', 'yes', 'true', '0', 'no', 'false'].includes(value.toLowerCase());
+  return isTrueWord(value) || falseWords.includes(value.toLowerCase());
+}
+
+/** A boolean parameter: '' is the default; any other word but 1/yes/true is false, as in ntfy. */
+export function boolParam(req: RequestInfo, name: ParamName, fallback: boolean): boolean {
+  const value = param(req, name);
+  return value === '' ? fallback : isTrueWord(value);
 }
 
 export function listParam(req: RequestInfo, name: ParamName): string[] {

@@ -31,6 +31,7 @@ export function snapshot(req: HttpRequest, res: HttpResponse): RequestInfo {
 
 export function parseQuery(raw: string): Map<string, string> {
   const query = new Map<string, string>();
+  if (raw === '') return query; // most publishes carry none: skip URLSearchParams
   for (const [name, value] of new URLSearchParams(raw)) {
     const key = name.toLowerCase();
     if (!query.has(key)) query.set(key, value);

@@ -16,7 +16,7 @@ const statusText: Record<number, string> = {
   507: '507 Insufficient Storage',
 };
 
-export function status(code: number): string {
+function status(code: number): string {
   return statusText[code] ?? String(code);
 }
 

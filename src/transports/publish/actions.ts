@@ -1,6 +1,7 @@
 import { maxActions, type Action, type ActionType } from '../../model/action.js';
 import { errors } from '../../model/errors.js';
 import { randomId } from '../../model/message.js';
+import { isBoolWord, isTrueWord } from '../http/params.js';
 
 /**
  * Action buttons from the `Actions` header (docs/publish.md "Action buttons"): a JSON
@@ -116,9 +117,7 @@ function assign(draft: Draft, index: number, key: string | undefined, value: str
 }
 
 function parseClear(value: string): boolean {
-  const v = value.toLowerCase();
-  if (['true', 'yes', '1'].includes(v)) return true;
-  if (['false', 'no', '0'].includes(v)) return false;
+  if (isBoolWord(value)) return isTrueWord(value);
   throw invalid(`parameter 'clear' cannot be '${value}', only boolean values are allowed (true/yes/1/false/no/0)`);
 }
 
