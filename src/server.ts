@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { config as rxConfig, interval, type Subscription } from 'rxjs';
+import { config as rxConfig } from 'rxjs';
 import type { Config } from './config/schema.js';
 import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
-import { SqliteMessageCache } from './store/sqlite/message-cache.js';
-import { deliverDue } from './streams/due.js';
+import { openSqliteStore } from './store/sqlite/store.js';
 import { TopicHub } from './streams/hub.js';
 import { Publisher } from './streams/publisher.js';
+import { Scheduler } from './streams/scheduler.js';
 import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
 import type { ServerContext } from './transports/context.js';
@@ -29,22 +29,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Scheduled messages are checked this often; the spec asks for delivery within a second of due. */
-const duePollMs = 1000;
-
 /** The composition root: picks the store, wires the core and the transports, and listens. */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
-  const cache = new SqliteMessageCache(config.cacheFile, config.cacheStartupQueries);
+  const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
+  const { cache } = store;
   const hub = new TopicHub();
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
   topics.seed(await cache.topics());
-  const publisher = new Publisher(cache, hub, {
+  const scheduler: Scheduler = new Scheduler(
+    store.jobs,
+    { release: (id): Promise<void> => publisher.release(id), housekeeping: () => housekeeping(ctx) },
+    { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
+  );
+  const publisher = new Publisher(cache, hub, scheduler, {
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
+    onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
   });
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const ctx: ServerContext = {
@@ -64,21 +68,18 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
 
-  const jobs: Subscription[] = [
-    deliverDue(cache, hub, duePollMs, (err) => log.error({ err }, 'delivering scheduled messages failed')),
-    interval(config.managerIntervalMs).subscribe(() => void housekeeping(ctx)),
-  ];
+  await scheduler.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
-      for (const job of jobs) job.unsubscribe();
+      await scheduler.stop();
       await publisher.drain();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
       await cache.saveStats(stats.messages);
-      await cache.close();
+      await store.close();
       log.info('stopped');
     })());
   return { port, context: ctx, close };

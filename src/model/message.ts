@@ -73,6 +73,15 @@ export function controlEvent(event: 'open' | 'keepalive', topics: string): Messa
   return { id: randomId(), time: nowSeconds(), event, topic: topics };
 }
 
+/**
+ * ntfy 2.16's events about earlier notifications of a sequence: `message_delete` removes
+ * them on the clients (and deletes a scheduled one not yet sent), `message_clear` marks
+ * them read. They carry no text; clients match them by `sequence_id`.
+ */
+export function sequenceEvent(event: 'message_delete' | 'message_clear', topic: string, sequenceId: string): Message {
+  return { id: randomId(), time: nowSeconds(), event, topic, sequence_id: sequenceId };
+}
+
 /** Fields in ntfy's JSON order, so Tocsin's output reads like ntfy's byte for byte. */
 const fieldOrder: readonly (keyof Message)[] = [
   'id', 'time', 'expires', 'event', 'topic', 'sequence_id', 'title', 'message', 'priority', 'tags',

@@ -32,21 +32,32 @@ export interface CacheEntry {
   published: boolean;
 }
 
+export interface Added {
+  /** Each entry's commit sequence number, in order. */
+  seqs: number[];
+  /** Ids of the scheduled messages the batch replaced (see `add`). */
+  replaced: string[];
+}
+
 /**
  * The message cache port. Contract, for every implementation:
  * - `add` commits the whole batch atomically, in order, before its promise resolves;
  *   each entry's commit sequence number (strictly increasing across calls) is returned
  *   in the same order. A message that is acknowledged is never lost.
+ * - In the same transaction, an entry with a sequence id (a message, or a message_delete
+ *   event) first deletes the scheduled messages of its topic still waiting under that
+ *   sequence id: the spec's "replaced" and "deleted (never delivered)" transitions.
+ * - `release` publishes scheduled messages under a new commit sequence number, so commit
+ *   order stays delivery order; a message already released or deleted is skipped, which
+ *   makes each delivery happen once, even when a job runs again after a crash.
  * - `replay` never returns expired messages, and returns scheduled ones only when asked.
- * - `takeDue` marks due scheduled messages published and returns them oldest first,
- *   each exactly once, even across restarts.
  * - `since` by id: the messages committed after that id in the topic; an unknown id
  *   means the whole cache, as ntfy does.
  */
 export interface MessageCache {
-  add(entries: readonly CacheEntry[]): Promise<number[]>;
+  add(entries: readonly CacheEntry[]): Promise<Added>;
+  release(ids: readonly string[]): Promise<Outbound[]>;
   replay(query: ReplayQuery): Promise<Replay>;
-  takeDue(nowSeconds: number): Promise<Outbound[]>;
   /** Deletes expired messages; returns how many. */
   prune(nowSeconds: number): Promise<number>;
   /** Topics that hold at least one message. */
@@ -54,5 +65,4 @@ export interface MessageCache {
   /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */
   loadStats(): Promise<number>;
   saveStats(messages: number): Promise<void>;
-  close(): Promise<void>;
 }

@@ -8,20 +8,35 @@ import type { TopicHub } from './hub.js';
 export interface PublishOptions {
   /** Store the message (false: `Cache: no`, live subscribers only). */
   cache: boolean;
-  /** Deliver now; false for a scheduled message, which the due sender delivers later. */
+  /** Deliver now; false for a scheduled message, delivered by its job at `message.time`. */
   deliver: boolean;
 }
 
-interface Pending extends PublishOptions {
-  message: Message;
-  resolve(event: Outbound): void;
+/** The scheduler as the publisher uses it (see Scheduler). */
+export interface DeliverySchedule {
+  deliverAt(id: string, at: Date): Promise<void>;
+  cancel(ids: readonly string[]): Promise<void>;
+}
+
+interface Settle<T> {
+  resolve(value: T): void;
   reject(err: unknown): void;
 }
+interface PendingPublish extends PublishOptions, Settle<Outbound> {
+  kind: 'publish';
+  message: Message;
+}
+interface PendingRelease extends Settle<void> {
+  kind: 'release';
+  id: string;
+}
+type Pending = PendingPublish | PendingRelease;
 
 export interface PublisherOptions {
   batchSize: number;
   batchTimeoutMs: number;
   onCommitError(err: unknown, count: number): void;
+  onCancelError(err: unknown): void;
 }
 
 /**
@@ -29,7 +44,8 @@ export interface PublisherOptions {
  * publishes are batched per event-loop turn into one cache transaction (group commit);
  * only after it commits are the publishers answered and the messages handed to the hub,
  * in commit order. ntfy answers before its batch is written; Tocsin never acknowledges
- * a message it could still lose.
+ * a message it could still lose. Scheduled messages due now are released through the
+ * same pipeline, so commit order stays the order subscribers see.
  */
 export class Publisher {
   private readonly queue = new Subject<Pending>();
@@ -40,7 +56,8 @@ export class Publisher {
   constructor(
     private readonly cache: MessageCache,
     private readonly hub: TopicHub,
-    options: PublisherOptions,
+    private readonly schedule: DeliverySchedule,
+    private readonly options: PublisherOptions,
   ) {
     let markDrained = (): void => undefined;
     this.drained = new Promise((resolve) => (markDrained = resolve));
@@ -57,8 +74,19 @@ export class Publisher {
       .subscribe({ complete: () => markDrained() });
   }
 
-  publish(message: Message, options: PublishOptions): Promise<Outbound> {
-    return new Promise((resolve, reject) => this.queue.next({ message, ...options, resolve, reject }));
+  /**
+   * Stores and delivers `message`, or for a scheduled one stores it and schedules its
+   * delivery. The job is saved first: should the process die before the message commits,
+   * the job finds nothing to deliver, whereas the other order could strand the message.
+   */
+  async publish(message: Message, options: PublishOptions): Promise<Outbound> {
+    if (!options.deliver) await this.schedule.deliverAt(message.id, new Date(message.time * 1000));
+    return new Promise((resolve, reject) => this.queue.next({ kind: 'publish', message, ...options, resolve, reject }));
+  }
+
+  /** Delivers a scheduled message whose time has come; nothing if it was replaced, deleted or already delivered. */
+  release(id: string): Promise<void> {
+    return new Promise((resolve, reject) => this.queue.next({ kind: 'release', id, resolve, reject }));
   }
 
   /** Messages accepted since start. */
@@ -74,15 +102,22 @@ export class Publisher {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const jsons = batch.map((p) => messageJson(p.message));
-    const stored = batch.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
-    const seqs = stored.length > 0 ? await this.cache.add(stored) : [];
+    const publishes = batch.filter((p) => p.kind === 'publish');
+    const releases = batch.filter((p) => p.kind === 'release');
+    const jsons = publishes.map((p) => messageJson(p.message));
+    const stored = publishes.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
+    const { seqs, replaced } = stored.length > 0 ? await this.cache.add(stored) : { seqs: [], replaced: [] };
+    const released = releases.length > 0 ? await this.cache.release(releases.map((r) => r.id)) : [];
     let next = 0;
-    batch.forEach((p, i) => {
+    publishes.forEach((p, i) => {
       const event = Outbound.of(p.message, jsons[i] as string, p.cache ? seqs[next++] : undefined);
       if (p.deliver) this.hub.deliver(event);
       this.published++;
       p.resolve(event);
     });
+    for (const event of released) this.hub.deliver(event);
+    for (const r of releases) r.resolve();
+    // A replaced message's job would find nothing to deliver; dropping it keeps the job store small.
+    if (replaced.length > 0) this.schedule.cancel(replaced).catch(this.options.onCancelError);
   }
 }

@@ -3,7 +3,7 @@ import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
 import { boolParam } from './http/params.js';
-import { handlePublish, handlePublishJson } from './publish/handler.js';
+import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
@@ -42,6 +42,8 @@ export const routes: readonly Route[] = [
   { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish },
+  { methods: ['DELETE'], pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handleSequenceEvent('message_delete') },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})/(?:clear|read)$`), handle: handleSequenceEvent('message_clear') },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})/(?:publish|send|trigger)$`), handle: handlePublish },
   { methods: ['GET'], pattern: topicsPattern('json'), handle: stream('json') },
   { methods: ['GET'], pattern: topicsPattern('sse'), handle: stream('sse') },

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { messageJson, type Message } from '../../src/model/message.js';
 import type { MessageCache } from '../../src/store/message-cache.js';
-import { SqliteMessageCache } from '../../src/store/sqlite/message-cache.js';
+import type { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/server.js';
 
 /** The contract of the MessageCache port, run against every implementation. */
-const implementations: [string, () => MessageCache][] = [
-  ['sqlite file', () => new SqliteMessageCache(join(tempDir(), 'cache.db'))],
-  ['sqlite memory', () => new SqliteMessageCache('')],
+const implementations: [string, () => Store][] = [
+  ['sqlite file', () => openSqliteStore(join(tempDir(), 'cache.db'))],
+  ['sqlite memory', () => openSqliteStore('')],
 ];
 
 const now = Math.floor(Date.now() / 1000);
@@ -22,15 +24,22 @@ const entry = (m: Message, published = true): { message: Message; json: string; 
 const ids = async (cache: MessageCache, topic: string, since: Parameters<MessageCache['replay']>[0]['since'], scheduled = false): Promise<string[]> =>
   (await cache.replay({ topic, since, scheduled, maxBytes: 1e9 })).messages.map((e) => e.head.id);
 
-for (const [name, create] of implementations) {
+for (const [name, open] of implementations) {
   describe(`message cache contract — ${name}`, () => {
+    const stores: Store[] = [];
+    after(() => Promise.all(stores.map((s) => s.close())));
+    const create = (): MessageCache => {
+      const store = open();
+      stores.push(store);
+      return store.cache;
+    };
+
     it('add returns increasing commit sequence numbers in order', async () => {
       const cache = create();
-      const seqs = await cache.add([entry(message('a')), entry(message('a'))]);
-      const more = await cache.add([entry(message('b'))]);
+      const { seqs } = await cache.add([entry(message('a')), entry(message('a'))]);
+      const { seqs: more } = await cache.add([entry(message('b'))]);
       assert.equal(seqs.length, 2);
       assert.ok((seqs[0] as number) < (seqs[1] as number) && (seqs[1] as number) < (more[0] as number));
-      await cache.close();
     });
 
     it('replay honours since: all, latest, none, time and id (unknown id means all)', async () => {
@@ -44,20 +53,41 @@ for (const [name, create] of implementations) {
       assert.deepEqual(await ids(cache, 't', { kind: 'time', time: now - 60 }), [m2.id, m3.id]);
       assert.deepEqual(await ids(cache, 't', { kind: 'id', id: m1.id }), [m2.id, m3.id]);
       assert.deepEqual(await ids(cache, 't', { kind: 'id', id: 'nosuchid0000' }), [m1.id, m2.id, m3.id]);
-      await cache.close();
     });
 
-    it('scheduled messages appear only with scheduled=true, and takeDue hands each over once', async () => {
+    it('scheduled messages appear only with scheduled=true, and release hands each over once, after newer commits', async () => {
       const cache = create();
       const later = message('s', { time: now + 30 });
       const due = message('s', { time: now - 1 });
       await cache.add([entry(later, false), entry(due, false)]);
-      assert.deepEqual(await ids(cache, 's', { kind: 'all' }), []);
-      assert.deepEqual(await ids(cache, 's', { kind: 'all' }, true), [due.id, later.id]);
-      assert.deepEqual((await cache.takeDue(now)).map((e) => e.head.id), [due.id]);
-      assert.deepEqual(await cache.takeDue(now), []);
-      assert.deepEqual(await ids(cache, 's', { kind: 'all' }), [due.id]);
-      await cache.close();
+      const newer = message('s');
+      const { seqs: [newerSeq] } = await cache.add([entry(newer)]);
+      assert.deepEqual(await ids(cache, 's', { kind: 'all' }), [newer.id]);
+      assert.deepEqual(await ids(cache, 's', { kind: 'all' }, true), [due.id, newer.id, later.id]);
+      const released = await cache.release([due.id]);
+      assert.deepEqual(released.map((e) => e.head.id), [due.id]);
+      assert.equal(released[0]?.json, messageJson(due));
+      assert.ok((released[0]?.seq ?? 0) > (newerSeq ?? Infinity), 'a released message takes a fresh commit sequence number');
+      assert.deepEqual(await cache.release([due.id, 'nosuchid0000']), []);
+      assert.deepEqual(await ids(cache, 's', { kind: 'all' }), [due.id, newer.id]);
+      assert.deepEqual(await ids(cache, 's', { kind: 'id', id: newer.id }), [due.id], 'since=<newer> sees the message released after it');
+    });
+
+    it('a message or delete event with a sequence id replaces the scheduled messages waiting under it', async () => {
+      const cache = create();
+      const first = message('r', { time: now + 60, sequence_id: 'job' });
+      const elsewhere = message('r2', { time: now + 60, sequence_id: 'job' });
+      const delivered = message('r', { sequence_id: 'job' });
+      assert.deepEqual((await cache.add([entry(delivered), entry(first, false), entry(elsewhere, false)])).replaced, []);
+      const second = message('r', { time: now + 90, sequence_id: 'job' });
+      assert.deepEqual((await cache.add([entry(second, false)])).replaced, [first.id]);
+      assert.deepEqual(await ids(cache, 'r', { kind: 'all' }, true), [delivered.id, second.id], 'the delivered one stays');
+      const clear = message('r', { event: 'message_clear', sequence_id: 'job' });
+      assert.deepEqual((await cache.add([entry(clear)])).replaced, [], 'clearing does not cancel');
+      const del = message('r', { event: 'message_delete', sequence_id: 'job' });
+      assert.deepEqual((await cache.add([entry(del)])).replaced, [second.id]);
+      assert.deepEqual(await cache.release([second.id]), [], 'a deleted message is never delivered');
+      assert.deepEqual(await ids(cache, 'r2', { kind: 'all' }, true), [elsewhere.id], 'other topics keep theirs');
     });
 
     it('replay keeps the newest messages that fit maxBytes and reports truncation', async () => {
@@ -69,7 +99,6 @@ for (const [name, create] of implementations) {
       assert.equal(replay.truncated, true);
       assert.deepEqual(replay.messages.map((e) => e.head.id), all.slice(-3).map((m) => m.id));
       assert.equal(replay.messages[0]?.json, messageJson(all[7] as Message));
-      await cache.close();
     });
 
     it('prune deletes expired messages; replay never returns them', async () => {
@@ -80,7 +109,6 @@ for (const [name, create] of implementations) {
       assert.deepEqual(await ids(cache, 'p', { kind: 'all' }), [fresh.id]);
       assert.equal(await cache.prune(now), 1);
       assert.deepEqual([...(await cache.topics())].includes('p'), true);
-      await cache.close();
     });
 
     it('stats persist', async () => {
@@ -88,7 +116,6 @@ for (const [name, create] of implementations) {
       assert.equal(await cache.loadStats(), 0);
       await cache.saveStats(42);
       assert.equal(await cache.loadStats(), 42);
-      await cache.close();
     });
 
     it('replayed events carry the filter fields and the stored JSON', async () => {
@@ -98,7 +125,27 @@ for (const [name, create] of implementations) {
       const [event] = (await cache.replay({ topic: 'f', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).messages;
       assert.deepEqual(event?.head, { id: m.id, time: m.time, event: 'message', topic: 'f', message: m.message, title: 'T', priority: 4, tags: ['a', 'b'] });
       assert.equal(event?.json, messageJson(m));
-      await cache.close();
     });
   });
 }
+
+describe('cache schema', () => {
+  it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
+    const file = join(tempDir(), 'v1.db');
+    const v1 = new Database(file);
+    v1.exec(`
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
+        time INTEGER NOT NULL, expires INTEGER NOT NULL, published INTEGER NOT NULL, json TEXT NOT NULL);
+      CREATE INDEX idx_messages_due ON messages (time) WHERE published = 0;
+      CREATE TABLE stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_version VALUES (1, 1);`);
+    const old = message('mig', { time: now + 60, sequence_id: 'beat' });
+    v1.prepare('INSERT INTO messages (id, topic, time, expires, published, json) VALUES (?, ?, ?, ?, 0, ?)').run(old.id, 'mig', old.time, old.expires, messageJson(old));
+    v1.close();
+    const store = openSqliteStore(file);
+    after(() => store.close());
+    const replacement = message('mig', { time: now + 90, sequence_id: 'beat' });
+    assert.deepEqual((await store.cache.add([entry(replacement, false)])).replaced, [old.id]);
+  });
+});

@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
-import { openSchema } from './schema.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { openCacheSchema } from './schema.js';
 
 /** `[seq, json]`: rows come back as arrays, cheaper than objects for better-sqlite3 to build. */
 type Row = [number, string];
@@ -9,29 +10,48 @@ type Row = [number, string];
 const columns = 'seq, json';
 const newestFirst = 'ORDER BY time DESC, seq DESC';
 
+/** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
+const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
+
 /**
- * The embedded message cache on one SQLite database (a file, or memory when `file` is
- * empty). better-sqlite3 is synchronous, so this is the database's only writer and a
- * batch is one transaction; the async port lets a networked store take its place.
+ * The embedded message cache on the store's SQLite database. better-sqlite3 is
+ * synchronous, so this is the database's only writer and a batch is one transaction; the
+ * async port lets a networked store take its place.
  */
 export class SqliteMessageCache implements MessageCache {
-  private readonly db: Database.Database;
   private readonly insert: Database.Statement;
-  private readonly insertBatch: (entries: readonly CacheEntry[]) => number[];
+  private readonly insertBatch: (entries: readonly CacheEntry[]) => Added;
+  private readonly releaseBatch: (ids: readonly string[]) => Outbound[];
   private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
   private readonly seqOfId: Database.Statement;
-  private readonly due: Database.Statement;
-  private readonly markPublished: Database.Statement;
   private readonly expire: Database.Statement;
 
-  constructor(file: string, startupQueries = '') {
-    this.db = new Database(file === '' ? ':memory:' : file);
-    openSchema(this.db, startupQueries);
-    this.insert = this.db.prepare(
-      'INSERT INTO messages (id, topic, time, expires, published, json) VALUES (?, ?, ?, ?, ?, ?)',
+  constructor(private readonly db: Database.Database) {
+    openCacheSchema(db);
+    this.insert = db.prepare(
+      'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.insertBatch = this.db.transaction((entries: readonly CacheEntry[]) =>
-      entries.map(({ message: m, json, published }) => Number(this.insert.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json).lastInsertRowid)),
+    const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id').pluck();
+    this.insertBatch = db.transaction((entries: readonly CacheEntry[]) => {
+      const replaced: string[] = [];
+      const seqs = entries.map(({ message: m, json, published }) => {
+        const sid = m.sequence_id ?? null;
+        if (sid !== null && replacing.has(m.event)) replaced.push(...(deleteWaiting.all(m.topic, sid) as string[]));
+        return Number(this.insert.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, sid).lastInsertRowid);
+      });
+      return { seqs, replaced };
+    });
+    // Re-inserting takes a fresh seq: the message is delivered now, after messages
+    // committed while it waited, and since=<id> must see it after those.
+    const takeWaiting = db.prepare('DELETE FROM messages WHERE id = ? AND published = 0 RETURNING id, topic, time, expires, json').raw(true);
+    this.releaseBatch = db.transaction((ids: readonly string[]) =>
+      ids.flatMap((id) => {
+        const row = takeWaiting.get(id) as [string, string, number, number, string] | undefined;
+        if (!row) return [];
+        const [, topic, time, expires, json] = row;
+        const seq = Number(this.insert.run(id, topic, time, expires, 1, json, null).lastInsertRowid);
+        return [Outbound.stored(json, seq)];
+      }),
     );
     const select = (where: string, order = newestFirst): Database.Statement =>
       this.db.prepare(`SELECT ${columns} FROM messages WHERE topic = ? AND expires > ? AND ${where} ${order}`).raw(true);
@@ -44,14 +64,16 @@ export class SqliteMessageCache implements MessageCache {
       afterSeqScheduled: select('(seq > ? OR published = 0)'),
       latest: select('published = 1', `${newestFirst} LIMIT 1`),
     };
-    this.seqOfId = this.db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
-    this.due = this.db.prepare(`SELECT ${columns} FROM messages WHERE published = 0 AND time <= ? ORDER BY time, seq`).raw(true);
-    this.markPublished = this.db.prepare('UPDATE messages SET published = 1 WHERE seq = ?');
-    this.expire = this.db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1');
+    this.seqOfId = db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
+    this.expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1');
   }
 
-  async add(entries: readonly CacheEntry[]): Promise<number[]> {
+  async add(entries: readonly CacheEntry[]): Promise<Added> {
     return this.insertBatch(entries);
+  }
+
+  async release(ids: readonly string[]): Promise<Outbound[]> {
+    return this.releaseBatch(ids);
   }
 
   async replay(q: ReplayQuery): Promise<Replay> {
@@ -91,14 +113,6 @@ export class SqliteMessageCache implements MessageCache {
     }
   }
 
-  async takeDue(nowSeconds: number): Promise<Outbound[]> {
-    return this.db.transaction(() => {
-      const rows = this.due.all(nowSeconds) as Row[];
-      for (const [seq] of rows) this.markPublished.run(seq);
-      return rows.map(toOutbound);
-    })();
-  }
-
   async prune(nowSeconds: number): Promise<number> {
     return this.expire.run(nowSeconds).changes;
   }
@@ -115,10 +129,6 @@ export class SqliteMessageCache implements MessageCache {
 
   async saveStats(messages: number): Promise<void> {
     this.db.prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(messages);
-  }
-
-  async close(): Promise<void> {
-    this.db.close();
   }
 }
 

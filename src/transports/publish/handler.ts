@@ -1,10 +1,11 @@
 import { errors } from '../../model/errors.js';
+import { sequenceEvent } from '../../model/message.js';
 import type { ServerContext } from '../context.js';
 import { readBody, type Body } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { fromJsonBody } from './json-body.js';
-import { namePattern, parsePublish } from './parse.js';
+import { expiresAt, namePattern, parsePublish } from './parse.js';
 
 const noBody: Body = { bytes: Buffer.alloc(0), truncated: false };
 
@@ -30,4 +31,21 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
   ex.send(200, `${event.json}\n`);
+}
+
+/**
+ * DELETE /{topic}/{sequence_id} (`message_delete`) and PUT/POST /{topic}/{sequence_id}/clear
+ * (`message_clear`): an event stored and delivered like a message, answered with its JSON.
+ * Storing a delete event also deletes a scheduled message still waiting under that sequence id.
+ */
+export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
+  return async (ctx: ServerContext, ex: Exchange, _req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
+    ctx.topics.admit([topic as string]);
+    const message = sequenceEvent(event, topic as string, sequenceId as string);
+    const cache = ctx.config.cacheDurationMs > 0;
+    if (cache) message.expires = expiresAt(message.time, ctx.config.cacheDurationMs);
+    const stored = await ctx.publisher.publish(message, { cache, deliver: true });
+    ctx.log.debug({ topic, event, sequenceId }, 'sequence event');
+    ex.send(200, `${stored.json}\n`);
+  };
 }

@@ -81,8 +81,13 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     readBody(message, body, { unifiedPush, template, limit: limits.messageSizeLimit });
     if (message.message === undefined || message.message === '') message.message = text || 'triggered';
   }
-  if (cache) message.expires = message.time + Math.floor(limits.cacheDurationMs / 1000);
+  if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
   return { message, cache, deliver };
+}
+
+/** When a message cached at `time` leaves the cache. */
+export function expiresAt(time: number, cacheDurationMs: number): number {
+  return time + Math.floor(cacheDurationMs / 1000);
 }
 
 function setIfPresent(message: Message, field: 'title' | 'click', value: string): void {

@@ -1,0 +1,59 @@
+import { Agenda, type AgendaBackend, type Job } from 'agenda';
+
+/** What the scheduler runs; the composition root supplies it. */
+export interface ScheduledTasks {
+  /** Delivers the scheduled message `id` if it is still waiting (it may have been replaced or deleted). */
+  release(id: string): Promise<void>;
+  housekeeping(): Promise<void>;
+}
+
+export interface SchedulerOptions {
+  housekeepingEveryMs: number;
+  onError(err: Error): void;
+}
+
+const deliverJob = 'deliver scheduled message';
+const housekeepingJob = 'housekeeping';
+/** A job still running at shutdown after this long is left to run again after the restart. */
+const drainTimeoutMs = 5000;
+
+/**
+ * Every timed action of the server runs as an Agenda job on the store's backend: one job
+ * per scheduled message, due at the message's time, and the repeating housekeeping. Jobs
+ * live in the store, so they survive a restart; a job whose time passed while the server
+ * was down runs as soon as it is back.
+ */
+export class Scheduler {
+  private readonly agenda: Agenda;
+
+  constructor(backend: AgendaBackend, tasks: ScheduledTasks, private readonly options: SchedulerOptions) {
+    // Due jobs are locked one poll ahead and then run on a timer at their exact time, so
+    // the poll interval bounds only how fast a restart picks up overdue jobs.
+    this.agenda = new Agenda({ backend, processEvery: 1000, removeOnComplete: true });
+    // A delivery takes milliseconds. Agenda watches each run with a timer of half the lock
+    // lifetime (10 min by default) that holds the event loop open until it fires.
+    this.agenda.define(deliverJob, (job: Job<{ id: string }>) => tasks.release(job.attrs.data.id), { concurrency: 200, lockLifetime: 2000 });
+    this.agenda.define(housekeepingJob, () => tasks.housekeeping(), { concurrency: 1 });
+    this.agenda.on('error', options.onError);
+  }
+
+  async start(): Promise<void> {
+    await this.agenda.start();
+    await this.agenda.every(this.options.housekeepingEveryMs, housekeepingJob, undefined, { skipImmediate: true });
+  }
+
+  /** Schedules delivery of a stored, waiting message. */
+  async deliverAt(id: string, at: Date): Promise<void> {
+    await this.agenda.schedule(at, deliverJob, { id });
+  }
+
+  /** Drops the delivery jobs of messages that were replaced or deleted before they were due. */
+  async cancel(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await this.agenda.cancel({ name: deliverJob, data: { id } });
+  }
+
+  /** Lets running jobs finish and starts no more; waiting jobs stay in the store for the next start. */
+  async stop(): Promise<void> {
+    await this.agenda.drain(drainTimeoutMs);
+  }
+}
