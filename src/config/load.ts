@@ -143,6 +143,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     managerIntervalMs: duration('manager-interval'),
     messageSizeLimit: size('message-size-limit'),
     messageDelayLimitMs: duration('message-delay-limit'),
+    messageDelayMinMs: duration('message-delay-min'),
     globalTopicLimit: v['global-topic-limit'] as number,
     disallowedTopics: v['disallowed-topics'] as string[],
     behindProxy: v['behind-proxy'] as boolean,

@@ -26,6 +26,11 @@ export const settings = {
   'manager-interval': { kind: 'duration', default: '1m', doc: 'Interval of housekeeping: cache pruning, stats' },
   'message-size-limit': { kind: 'size', default: '4k', doc: 'Largest message body; a larger body is treated as an attachment' },
   'message-delay-limit': { kind: 'duration', default: '3d', doc: 'Longest delay of a scheduled message' },
+  'message-delay-min': {
+    kind: 'duration',
+    default: '10s',
+    doc: 'Tocsin: shortest delay of a scheduled message (fixed at 10s in ntfy; shorter ones are usually a unit mistake)',
+  },
   'global-topic-limit': { kind: 'int', default: 15000, doc: 'Most topics the server holds at once' },
   'disallowed-topics': {
     kind: 'list',
@@ -60,6 +65,7 @@ export interface Config {
   managerIntervalMs: number;
   messageSizeLimit: number;
   messageDelayLimitMs: number;
+  messageDelayMinMs: number;
   globalTopicLimit: number;
   disallowedTopics: readonly string[];
   behindProxy: boolean;

@@ -11,6 +11,7 @@ import { parseFutureTime } from './delay.js';
 export interface PublishLimits {
   messageSizeLimit: number;
   messageDelayLimitMs: number;
+  messageDelayMinMs: number;
   cacheDurationMs: number;
 }
 
@@ -24,8 +25,6 @@ export interface ParsedPublish {
 /** Topic names and sequence ids share ntfy's rule. */
 export const namePattern = /^[-_A-Za-z0-9]{1,64}$/;
 const httpUrl = /^https?:\/\//;
-/** The shortest delay ntfy accepts: shorter ones are almost always a unit mistake. */
-const minDelaySeconds = 10;
 
 /**
  * Reads a publish request into a message, in ntfy's order of checks
@@ -61,7 +60,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   const deliver = delay === '';
   if (!deliver) {
     if (!cache) throw errors.delayNoCache;
-    message.time = delayedTime(delay, limits.messageDelayLimitMs);
+    message.time = delayedTime(delay, limits);
   }
   const actions = param(req, 'actions');
   if (actions !== '') message.actions = parseActions(actions);
@@ -111,12 +110,12 @@ function nameFromUrl(url: string): string {
 }
 
 /** Compared in whole seconds, as ntfy does, so "10s" is just long enough. */
-function delayedTime(delay: string, limitMs: number): number {
+function delayedTime(delay: string, limits: PublishLimits): number {
   const now = new Date();
   const at = Math.floor(parseFutureTime(delay, now).getTime() / 1000);
   const nowSec = Math.floor(now.getTime() / 1000);
-  if (at < nowSec + minDelaySeconds) throw errors.delayTooSmall;
-  if (at > nowSec + Math.floor(limitMs / 1000)) throw errors.delayTooLarge;
+  if (at < nowSec + Math.floor(limits.messageDelayMinMs / 1000)) throw errors.delayTooSmall;
+  if (at > nowSec + Math.floor(limits.messageDelayLimitMs / 1000)) throw errors.delayTooLarge;
   return at;
 }
 
