@@ -24,6 +24,9 @@ export interface Sizes {
   mixedTopics: number;
   mixedRate: number;
   mixedSeconds: number;
+  scheduledMessages: number;
+  /** Seconds from scheduling to the due time. */
+  scheduledLeadSeconds: number;
 }
 
 export const fullSizes: Sizes = {
@@ -38,6 +41,8 @@ export const fullSizes: Sizes = {
   mixedTopics: 1000,
   mixedRate: 1000,
   mixedSeconds: 10,
+  scheduledMessages: 100,
+  scheduledLeadSeconds: 3,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -53,6 +58,8 @@ export const quickSizes: Sizes = {
   mixedTopics: 10,
   mixedRate: 50,
   mixedSeconds: 1,
+  scheduledMessages: 10,
+  scheduledLeadSeconds: 2,
 };
 
 export interface Load {

@@ -17,6 +17,7 @@ import { idleScenario } from './scenarios/idle.js';
 import { mixedScenario } from './scenarios/mixed.js';
 import { publishScenario } from './scenarios/publish.js';
 import { replayScenario } from './scenarios/replay.js';
+import { scheduledScenario } from './scenarios/scheduled.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
 
@@ -27,6 +28,7 @@ const scenarios: Record<string, Scenario[]> = {
   idle: [idleScenario('ws'), idleScenario('sse')],
   replay: [replayScenario],
   mixed: [mixedScenario],
+  scheduled: [scheduledScenario],
 };
 
 const { values } = parseArgs({

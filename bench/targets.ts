@@ -11,6 +11,8 @@ export interface Target {
   heapUsed(): Promise<number | undefined>;
   rss(): number | undefined;
   stop(): Promise<void>;
+  /** SIGKILL, for crash-and-restart measurements (servers the harness started). */
+  kill?(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -42,6 +44,11 @@ async function startForked(name: string, script: string, options: StartOptions):
     pid: child.pid,
     heapUsed: async () => (await ask<NodeJS.MemoryUsage>('memory', 'memory')).heapUsed,
     rss: () => rssBytes(child.pid),
+    kill: async () => {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
       child.send('stop');
       const exited = once(child, 'exit');
@@ -55,7 +62,8 @@ async function startForked(name: string, script: string, options: StartOptions):
 export const startTocsin = (options: StartOptions = {}): Promise<Target> =>
   startForked('tocsin', './tocsin-server.js', {
     ...options,
-    settings: ['--global-topic-limit', '100000', '--keepalive-interval', '45s', ...(options.settings ?? [])],
+    // A short minimum delay lets the scheduled scenario run in seconds.
+    settings: ['--global-topic-limit', '100000', '--keepalive-interval', '45s', '--message-delay-min', '1s', ...(options.settings ?? [])],
   });
 
 export const startCeiling = (options: StartOptions = {}): Promise<Target> => startForked('ceiling', './ceiling.js', options);

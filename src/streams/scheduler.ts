@@ -29,7 +29,7 @@ export class Scheduler {
   constructor(backend: AgendaBackend, tasks: ScheduledTasks, private readonly options: SchedulerOptions) {
     // Due jobs are locked one poll ahead and then run on a timer at their exact time, so
     // the poll interval bounds only how fast a restart picks up overdue jobs.
-    this.agenda = new Agenda({ backend, processEvery: 1000, removeOnComplete: true });
+    this.agenda = new Agenda({ backend, processEvery: 1000, removeOnComplete: true, maxConcurrency: 200 });
     // A delivery takes milliseconds. Agenda watches each run with a timer of half the lock
     // lifetime (10 min by default) that holds the event loop open until it fires.
     this.agenda.define(deliverJob, (job: Job<{ id: string }>) => tasks.release(job.attrs.data.id), { concurrency: 200, lockLifetime: 2000 });

@@ -26,5 +26,9 @@ describe('bench — quick mode', () => {
       assert.equal(typeof row.params, 'object');
     }
     assert.ok(rows.some((r) => r.server === 'tocsin' && typeof r.ratio === 'number'));
+    const scheduled = (name: string): unknown => rows.find((r) => r.scenario === 'scheduled' && r.name === name)?.value;
+    assert.equal(scheduled('scheduled messages delivered'), 10);
+    assert.equal(scheduled('delivered after restart'), 20);
+    assert.equal(scheduled('duplicates after restart'), 0);
   });
 });

@@ -78,11 +78,23 @@ const sortColumns: Record<keyof JobsSort, string> = {
 };
 
 export class SqliteJobRepository implements JobRepository {
+  /** Prepared once per text: the job processor runs the same few statements for every job. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Database.Database) {}
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   async connect(): Promise<void> {
     this.db.exec(createSchema);
-    this.db.prepare('UPDATE agenda_jobs SET locked_at = NULL WHERE locked_at IS NOT NULL').run();
+    this.sql('UPDATE agenda_jobs SET locked_at = NULL WHERE locked_at IS NOT NULL').run();
   }
 
   async queryJobs(options: JobsQueryOptions = {}): Promise<JobsResult> {
@@ -114,7 +126,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async getDistinctJobNames(): Promise<string[]> {
-    return this.db.prepare('SELECT DISTINCT name FROM agenda_jobs ORDER BY name').pluck().all() as string[];
+    return this.sql('SELECT DISTINCT name FROM agenda_jobs ORDER BY name').pluck().all() as string[];
   }
 
   async getJobById(id: string): Promise<Job | null> {
@@ -122,7 +134,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async getQueueSize(): Promise<number> {
-    return this.db.prepare('SELECT COUNT(*) FROM agenda_jobs WHERE next_run_at < ?').pluck().get(Date.now()) as number;
+    return this.sql('SELECT COUNT(*) FROM agenda_jobs WHERE next_run_at < ?').pluck().get(Date.now()) as number;
   }
 
   async removeJobs(options: RemoveJobsOptions): Promise<number> {
@@ -138,7 +150,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async purgeAllJobs(): Promise<number> {
-    return this.db.prepare('DELETE FROM agenda_jobs').run().changes;
+    return this.sql('DELETE FROM agenda_jobs').run().changes;
   }
 
   async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
@@ -157,8 +169,8 @@ export class SqliteJobRepository implements JobRepository {
 
   async lockJob(job: Job, options: JobRepositoryOptions | undefined): Promise<Job | undefined> {
     if (job._id === undefined) return undefined;
-    const row = this.db
-      .prepare(
+    const row = this
+      .sql(
         `UPDATE agenda_jobs SET locked_at = ?, last_modified_by = ?
          WHERE id = ? AND name = ? AND locked_at IS NULL AND next_run_at IS ? AND disabled = 0 RETURNING *`,
       )
@@ -168,18 +180,18 @@ export class SqliteJobRepository implements JobRepository {
 
   async unlockJob(job: Job): Promise<void> {
     // A job whose nextRunAt is null is running its last time; its lock stays until it finishes.
-    if (job._id !== undefined) this.db.prepare('UPDATE agenda_jobs SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL').run(job._id);
+    if (job._id !== undefined) this.sql('UPDATE agenda_jobs SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL').run(job._id);
   }
 
   async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {
-    const unlock = this.db.prepare('UPDATE agenda_jobs SET locked_at = NULL WHERE id = ?');
+    const unlock = this.sql('UPDATE agenda_jobs SET locked_at = NULL WHERE id = ?');
     this.db.transaction(() => jobIds.forEach((id) => unlock.run(String(id))))();
   }
 
   async getNextJobToRun(jobName: string, nextScanAt: Date, lockDeadline: Date, now: Date | undefined, options: JobRepositoryOptions | undefined): Promise<Job | undefined> {
     // Due before the next scan and unlocked, or locked so long ago that its holder is presumed dead.
-    const row = this.db
-      .prepare(
+    const row = this
+      .sql(
         `UPDATE agenda_jobs SET locked_at = ?, last_modified_by = ?
          WHERE id = (
            SELECT id FROM agenda_jobs
@@ -240,8 +252,8 @@ export class SqliteJobRepository implements JobRepository {
   /** Writes the whole job (insert or replace) and returns it as stored. */
   private write(job: Job): Job {
     const { _id, name, type, priority, nextRunAt, lockedAt, disabled, lastModifiedBy, data, ...rest } = job;
-    const row = this.db
-      .prepare(
+    const row = this
+      .sql(
         `INSERT OR REPLACE INTO agenda_jobs (id, name, type, priority, next_run_at, locked_at, disabled, last_modified_by, data, attrs)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       )
@@ -257,7 +269,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   private select(where: Where, order = 'rowid'): Job[] {
-    const rows = this.db.prepare(`SELECT * FROM agenda_jobs ${where.sql()} ORDER BY ${order}`).all(...where.params) as Row[];
+    const rows = this.sql(`SELECT * FROM agenda_jobs ${where.sql()} ORDER BY ${order}`).all(...where.params) as Row[];
     return rows.map(fromRow);
   }
 
@@ -265,7 +277,7 @@ export class SqliteJobRepository implements JobRepository {
   private updateMatching(options: RemoveJobsOptions, statement: string): number {
     const where = filterOf(options);
     if (where.empty) return 0;
-    return this.db.prepare(`${statement} ${where.sql()}`).run(...where.params).changes;
+    return this.sql(`${statement} ${where.sql()}`).run(...where.params).changes;
   }
 }
 
