@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
@@ -223,5 +224,24 @@ describe('scheduled delivery — restarts', () => {
     stream.close();
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0);
+  });
+});
+
+describe('housekeeping', () => {
+  it('runs as a repeating Agenda job in the cache file and prunes expired messages', async () => {
+    const file = join(tempDir(), 'cache.db');
+    const server = await startTestServer({ 'cache-file': file, 'cache-duration': '1s', 'manager-interval': '1s' });
+    after(() => server.server.close());
+    await publish(`${server.url}/short-lived`, 'gone soon');
+    const db = new Database(file, { readonly: true });
+    after(() => db.close());
+    const rows = (): number => db.prepare("SELECT COUNT(*) FROM messages WHERE topic = 'short-lived'").pluck().get() as number;
+    assert.equal(rows(), 1);
+    await sleep(3500);
+    assert.equal(rows(), 0, 'pruned by housekeeping');
+    const job = db.prepare("SELECT attrs FROM agenda_jobs WHERE name = 'housekeeping' AND type = 'single'").pluck().get() as string;
+    const attrs = JSON.parse(job) as { repeatInterval: number; lastFinishedAt: string };
+    assert.equal(attrs.repeatInterval, 1000);
+    assert.ok(Date.now() - Date.parse(attrs.lastFinishedAt) < 2000, 'ran within the last interval');
   });
 });
