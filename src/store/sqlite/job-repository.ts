@@ -38,6 +38,7 @@ const createSchema = `
   );
   CREATE UNIQUE INDEX IF NOT EXISTS idx_agenda_jobs_single ON agenda_jobs (name) WHERE type = 'single';
   CREATE INDEX IF NOT EXISTS idx_agenda_jobs_next ON agenda_jobs (name, next_run_at, priority);
+  CREATE INDEX IF NOT EXISTS idx_agenda_jobs_data_id ON agenda_jobs (json_extract(data, '$."id"'));
 `;
 
 interface Row {
@@ -317,15 +318,23 @@ function filterOf(o: RemoveJobsOptions): Where {
   return where;
 }
 
-/** `data` matches when every key of the given object (recursively) has the given value, as Agenda's backends do. */
+/**
+ * `data` matches when every key of the given object (recursively) has the given value, as
+ * Agenda's backends do. The path is written into the SQL as a quoted literal so that a
+ * lookup by `data.id` (how the scheduler cancels a delivery) uses its expression index.
+ */
 function dataConditions(where: Where, path: string, value: unknown): void {
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)) {
     for (const [key, inner] of Object.entries(value)) dataConditions(where, `${path}.${JSON.stringify(key)}`, inner);
   } else if (value === null) {
-    where.push("json_type(data, ?) = 'null'", path);
+    where.push(`json_type(data, ${sqlString(path)}) = 'null'`);
   } else {
-    where.push('json_extract(data, ?) = ?', path, sqlValue(value));
+    where.push(`json_extract(data, ${sqlString(path)}) = ?`, sqlValue(value));
   }
+}
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
 }
 
 /** The condition of one `unique` key: `data.<path>`, a column, or a field kept in `attrs`. */
