@@ -30,10 +30,11 @@ export class Scheduler {
     // Due jobs are locked one poll ahead and then run on a timer at their exact time, so
     // the poll interval bounds only how fast a restart picks up overdue jobs.
     this.agenda = new Agenda({ backend, processEvery: 1000, removeOnComplete: true, maxConcurrency: 200 });
-    // A delivery takes milliseconds. Agenda watches each run with a timer of half the lock
-    // lifetime (10 min by default) that holds the event loop open until it fires.
+    // Agenda watches each run with a timer of half the lock lifetime (10 min by default)
+    // that holds the event loop open until it fires, even after the job is done. A delivery
+    // takes milliseconds; housekeeping finishes well within its own interval.
     this.agenda.define(deliverJob, (job: Job<{ id: string }>) => tasks.release(job.attrs.data.id), { concurrency: 200, lockLifetime: 2000 });
-    this.agenda.define(housekeepingJob, () => tasks.housekeeping(), { concurrency: 1 });
+    this.agenda.define(housekeepingJob, () => tasks.housekeeping(), { concurrency: 1, lockLifetime: options.housekeepingEveryMs });
     this.agenda.on('error', options.onError);
   }
 
