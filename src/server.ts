@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { config as rxConfig } from 'rxjs';
+import { AccessControl } from './auth/access-control.js';
+import { provision } from './auth/provision.js';
+import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
+import { parsePermission, readWrite } from './model/access.js';
+import type { AuthStore } from './store/auth-store.js';
+import { SqliteAuthStore } from './store/sqlite/auth-store.js';
 import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -51,8 +57,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
   });
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
+  const authStore = config.authFile ? await openAuthStore(config) : undefined;
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats,
+    access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite),
     flusher: new TurnFlusher(),
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
       for (const sink of sinks) sink.push(event);
@@ -80,9 +88,22 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       ctx.connections.clear();
       await cache.saveStats(stats.messages);
       await store.close();
+      await authStore?.close();
       log.info('stopped');
     })());
   return { port, context: ctx, close };
+}
+
+async function openAuthStore(config: Config): Promise<AuthStore> {
+  mkdirSync(dirname(config.authFile), { recursive: true });
+  const store = new SqliteAuthStore(config.authFile);
+  try {
+    await provision(store, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens });
+  } catch (err) {
+    await store.close();
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
+  }
+  return store;
 }
 
 function listen(app: ReturnType<typeof uws.App>, host: string, port: number): Promise<us_listen_socket> {

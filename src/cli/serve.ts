@@ -28,17 +28,10 @@ export function registerServe(program: Command): void {
 }
 
 async function run(file: string | undefined, flags: RawValues): Promise<void> {
-  let loaded;
-  try {
-    loaded = loadConfig({ file, env: process.env, flags });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`tocsin: ${err.message}`);
-    process.exit(1);
-  }
+  const loaded = await orExit(() => loadConfig({ file, env: process.env, flags }));
   const log = await createLogger(loaded.config);
   for (const warning of loaded.warnings) log.warn(warning);
-  const server = await startServer(loaded.config, log);
+  const server = await orExit(() => startServer(loaded.config, log));
   const stop = (signal: string): void => {
     log.info({ signal }, 'shutting down');
     server.close().then(
@@ -51,6 +44,17 @@ async function run(file: string | undefined, flags: RawValues): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Runs `f`; a ConfigError (a bad setting, found while loading or starting) ends the process with its message. */
+async function orExit<T>(f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`tocsin: ${err.message}`);
+    process.exit(1);
+  }
 }
 
 function camel(key: string): string {

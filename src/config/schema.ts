@@ -40,6 +40,16 @@ export const settings = {
   'behind-proxy': { kind: 'bool', default: false, doc: 'Take the visitor address from proxy-forwarded-header' },
   'proxy-forwarded-header': { kind: 'string', default: 'X-Forwarded-For', doc: 'Header carrying the client address behind a proxy' },
   'proxy-trusted-hosts': { kind: 'list', default: [], doc: 'Proxy addresses or networks removed from the forwarded chain' },
+  'auth-file': { kind: 'string', default: '', doc: 'SQLite file of users, access entries and tokens; empty turns access control off' },
+  'auth-default-access': {
+    kind: 'enum',
+    default: 'read-write',
+    values: ['read-write', 'read-only', 'write-only', 'deny-all'],
+    doc: 'Access to topics no entry covers, for anonymous visitors and users alike',
+  },
+  'auth-users': { kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
+  'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
+  'auth-tokens': { kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
   'subscriber-buffer-limit': {
     kind: 'size',
     default: '256k',
@@ -72,6 +82,11 @@ export interface Config {
   proxyForwardedHeader: string;
   proxyTrustedHosts: readonly string[];
   subscriberBufferLimit: number;
+  authFile: string;
+  authDefaultAccess: 'read-write' | 'read-only' | 'write-only' | 'deny-all';
+  authUsers: readonly string[];
+  authAccess: readonly string[];
+  authTokens: readonly string[];
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AccessControl } from '../auth/access-control.js';
 import type { Config } from '../config/schema.js';
 import type { MessageCache } from '../store/message-cache.js';
 import type { TopicHub } from '../streams/hub.js';
@@ -20,6 +21,8 @@ export interface ServerContext {
   hub: TopicHub;
   topics: TopicRegistry;
   publisher: Publisher;
+  /** Present with an auth-file; without one every topic is open. */
+  access: AccessControl | undefined;
   stats: Stats;
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by topic. */

@@ -2,6 +2,7 @@ import { errors } from '../model/errors.js';
 import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
+import { authorize } from './authorize.js';
 import { boolParam } from './http/params.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
@@ -55,8 +56,15 @@ export const routes: readonly Route[] = [
       throw errors.webSocketUpgradeMissing;
     },
   },
-  // Without access control every topic may be read, as in ntfy without an auth-file.
-  { methods: ['GET'], pattern: topicsPattern('auth'), handle: (_ctx, ex) => ex.json({ success: true }) },
+  // Whether the credentials may read the topics (ntfy's apps check a subscription with it).
+  {
+    methods: ['GET'],
+    pattern: topicsPattern('auth'),
+    handle: async (ctx, ex, req, [list]) => {
+      await authorize(ctx, req, (list as string).split(','), 'read');
+      ex.json({ success: true });
+    },
+  },
   {
     methods: ['GET'],
     pattern: new RegExp(`^/(${topic})$`),

@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { readBody, type Body } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
+import { authorize } from '../authorize.js';
 import { fromJsonBody } from './json-body.js';
 import { expiresAt, namePattern, parsePublish } from './parse.js';
 
@@ -26,6 +27,7 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 }
 
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body): Promise<void> {
+  await authorize(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
   const { message, cache, deliver } = parsePublish(req, body, topic, sequenceId, ctx.config);
   const event = await ctx.publisher.publish(message, { cache, deliver });
@@ -39,7 +41,8 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
  * Storing a delete event also deletes a scheduled message still waiting under that sequence id.
  */
 export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
-  return async (ctx: ServerContext, ex: Exchange, _req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
+  return async (ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
+    await authorize(ctx, req, [topic as string], 'write');
     ctx.topics.admit([topic as string]);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
     const cache = ctx.config.cacheDurationMs > 0;

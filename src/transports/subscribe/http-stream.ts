@@ -3,6 +3,7 @@ import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription } from '../../streams/subscription.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
+import { authorize } from '../authorize.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
@@ -11,6 +12,7 @@ import { parseSubscribe } from './params.js';
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
   const params = parseSubscribe(req);
+  await authorize(ctx, req, topics, 'read');
   ctx.topics.admit(topics);
   const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
   if (ex.aborted) return opened.cancel();

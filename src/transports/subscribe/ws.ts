@@ -6,6 +6,7 @@ import { openSubscription } from '../../streams/subscription.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
+import { authorize } from '../authorize.js';
 import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
@@ -57,9 +58,15 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const topics = topicsOf(info.path, 'ws');
         if (!topics) throw errors.notFound;
         const params = parseSubscribe(info);
-        ctx.topics.admit(topics);
-        const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, backlog: 0 };
-        res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
+        const accept = (): void => {
+          if (ex.aborted) return;
+          ctx.topics.admit(topics);
+          const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, backlog: 0 };
+          res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
+        };
+        // Without an auth-file the upgrade stays synchronous; with one it waits for the check.
+        if (!ctx.access) accept();
+        else authorize(ctx, info, topics, 'read').then(accept).catch((err: unknown) => ex.error(err));
       } catch (err) {
         ex.error(err);
       }

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import bcrypt from 'bcryptjs';
+import WebSocket from 'ws';
+import { LineStream, WsStream, type Json } from '../support/clients.js';
+import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+/** Access control with an auth-file, provisioned from the settings as server.yml would. */
+
+const token = 'tk_0123456789abcdefghijklmnopqrs';
+let s: TestServer;
+before(async () => {
+  const hash = bcrypt.hashSync('secret', 4);
+  s = await startTestServer({
+    'auth-file': join(tempDir(), 'auth.db'),
+    'auth-default-access': 'deny-all',
+    'auth-users': [`admin:${hash}:admin`, `phil:${hash}:user`, `writer:${hash}:user`],
+    'auth-access': ['phil:alerts*:rw', 'phil:alerts-audit:ro', 'writer:inbox:wo', '*:public:read-only'],
+    'auth-tokens': [`phil:${token}:laptop`],
+  });
+});
+after(() => s.server.close());
+
+const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const auth = (value: string): string => Buffer.from(value).toString('base64url');
+
+async function status(path: string, authorization?: string, method = 'POST'): Promise<[number, number | undefined]> {
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    body: method === 'GET' ? undefined : 'hello',
+    headers: authorization ? { Authorization: authorization } : {},
+  });
+  const text = await res.text();
+  return [res.status, res.status === 200 ? undefined : ((JSON.parse(text) as Json).code as number)];
+}
+
+describe('access control — HTTP', () => {
+  it('anonymous visitors get the default access except where everyone has an entry', async () => {
+    assert.deepEqual(await status('/alerts'), [403, 40301]);
+    assert.deepEqual(await status('/public/json?poll=1', undefined, 'GET'), [200, undefined]);
+    assert.deepEqual(await status('/public'), [403, 40301]);
+  });
+
+  it('Basic, Bearer and Basic-with-token credentials publish where allowed; wrong ones are 401', async () => {
+    assert.deepEqual(await status('/alerts-db', basic('phil')), [200, undefined]);
+    assert.deepEqual(await status('/alerts-db', `Bearer ${token}`), [200, undefined]);
+    assert.deepEqual(await status('/alerts-db', `Basic ${Buffer.from(`:${token}`).toString('base64')}`), [200, undefined]);
+    assert.deepEqual(await status('/alerts-db', basic('phil', 'wrong')), [401, 40101]);
+    assert.deepEqual(await status('/alerts-db', basic('nobody')), [401, 40101]);
+    assert.deepEqual(await status('/alerts-db', 'Bearer tk_doesnotexistdoesnotexist123'), [401, 40101]);
+    assert.deepEqual(await status('/alerts-audit', basic('phil')), [403, 40301], 'the more specific read-only entry wins');
+    assert.deepEqual(await status('/elsewhere', basic('phil')), [403, 40301]);
+    assert.deepEqual(await status('/elsewhere', basic('admin')), [200, undefined]);
+  });
+
+  it('a write-only user publishes but cannot read; a multi-topic subscription needs every topic', async () => {
+    assert.deepEqual(await status('/inbox', basic('writer')), [200, undefined]);
+    assert.deepEqual(await status('/inbox/json?poll=1', basic('writer'), 'GET'), [403, 40301]);
+    assert.deepEqual(await status('/alerts-db,public/json?poll=1', basic('phil'), 'GET'), [200, undefined]);
+    assert.deepEqual(await status('/alerts-db,inbox/json?poll=1', basic('phil'), 'GET'), [403, 40301]);
+  });
+
+  it('GET /{topics}/auth answers whether the credentials may read', async () => {
+    const res = await fetch(`${s.url}/alerts-db/auth`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.deepEqual([res.status, await res.json()], [200, { success: true }]);
+    assert.deepEqual(await status('/alerts-db/auth', undefined, 'GET'), [403, 40301]);
+    assert.deepEqual(await status('/alerts-db/auth', basic('phil', 'nope'), 'GET'), [401, 40101]);
+  });
+
+  it('sequence events need write access', async () => {
+    assert.deepEqual(await status('/alerts-db/job-1', undefined, 'DELETE'), [403, 40301]);
+    assert.deepEqual(await status('/alerts-db/job-1', basic('phil'), 'DELETE'), [200, undefined]);
+    assert.deepEqual(await status('/alerts-audit/job-1/clear', basic('phil'), 'PUT'), [403, 40301]);
+  });
+
+  it('the auth query parameter works for streams and WebSockets, where browsers cannot set headers', async () => {
+    const stream = new LineStream(`${s.url}/alerts-live/sse?auth=${auth(basic('phil'))}`);
+    assert.equal((await stream.response).status, 200);
+    stream.close();
+    const ws = new WsStream(`${s.url}/alerts-live/ws?auth=${auth(`Bearer ${token}`)}`);
+    assert.equal((await ws.next()).event, 'open');
+    await fetch(`${s.url}/alerts-live`, { method: 'POST', body: 'to the dashboard', headers: { Authorization: basic('phil') } });
+    assert.equal((await ws.next()).message, 'to the dashboard');
+    ws.close();
+    const denied = await new Promise<[number, string]>((resolve, reject) => {
+      const socket = new WebSocket(`${s.url.replace('http', 'ws')}/alerts-live/ws`);
+      socket.on('open', () => reject(new Error('upgraded without credentials')));
+      socket.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += String(chunk)));
+        res.on('end', () => resolve([res.statusCode ?? 0, body]));
+      });
+    });
+    assert.equal(denied[0], 403);
+    assert.equal((JSON.parse(denied[1]) as Json).code, 40301);
+  });
+});
+
+describe('access control — startup', () => {
+  it('a malformed provisioning line stops the server with a message naming it', async () => {
+    await assert.rejects(
+      spawnServer(['--auth-file', join(tempDir(), 'auth.db'), '--auth-users', 'phil:notahash:admin']),
+      /invalid auth-users entry for phil: the password must be a bcrypt hash/,
+    );
+  });
+});
