@@ -1,4 +1,4 @@
-import { everyone, parsePermission, topicPatternPattern, usernamePattern, type Permission, type Role } from '../model/access.js';
+import { everyone, parsePermission, tokenPattern, topicPatternPattern, usernamePattern, type Permission, type Role } from '../model/access.js';
 import type { AuthStore } from '../store/auth-store.js';
 
 export interface Provisioning {
@@ -7,8 +7,6 @@ export interface Provisioning {
   tokens: readonly string[];
 }
 
-/** A token as ntfy makes them: `tk_` and 29 lowercase letters or digits. */
-export const tokenPattern = /^tk_[a-z0-9]{29}$/;
 const bcryptHash = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 /**

@@ -1,4 +1,6 @@
 /** ntfy's access model (user/types.go): roles, permissions, and the anonymous user `*`. */
+import { randomBytes } from 'node:crypto';
+import type { Prefs, Tier } from './account.js';
 
 export type Role = 'admin' | 'user';
 
@@ -15,6 +17,10 @@ export interface User {
   role: Role;
   /** bcrypt hash of the password. */
   hash: string;
+  tier?: Tier;
+  /** The topic the web app listens on for account changes (`st_...`). */
+  syncTopic: string;
+  prefs: Prefs;
 }
 
 /** One access entry: a topic or a pattern with `*` wildcards, and what it allows. */
@@ -56,3 +62,28 @@ export function permissionName(p: Permission): string {
 export const usernamePattern = /^[-_.+@a-zA-Z0-9]+$/;
 /** A topic or a topic pattern: topic characters and `*`. */
 export const topicPatternPattern = /^[-_A-Za-z0-9*]{1,64}$/;
+
+const nameAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * `prefix` and `length` random lowercase letters and digits, as ntfy's tokens (`tk_`, 29)
+ * and sync topics (`st_`, 16). Bytes at or above 252 are skipped, so each character is
+ * uniform: tokens are secrets.
+ */
+export function randomName(prefix: string, length: number): string {
+  let out = prefix;
+  while (out.length < prefix.length + length) {
+    for (const b of randomBytes(length)) {
+      if (b < 252 && out.length < prefix.length + length) out += nameAlphabet[b % nameAlphabet.length];
+    }
+  }
+  return out;
+}
+
+/** A new access token: `tk_` and 29 characters. */
+export function newToken(): string {
+  return randomName('tk_', 29);
+}
+
+/** A token as ntfy makes them. */
+export const tokenPattern = /^tk_[a-z0-9]{29}$/;

@@ -1,4 +1,5 @@
 import type { Grant, Permission, Role, User } from '../model/access.js';
+import type { Prefs, Reservation, Tier } from '../model/account.js';
 
 export interface Token {
   token: string;
@@ -31,17 +32,39 @@ export interface AuthStore {
   removeUser(name: string): Promise<void>;
   changePassword(name: string, hash: string): Promise<void>;
   changeRole(name: string, role: Role): Promise<void>;
+  /** Puts the user on tier `code`, or on none with undefined. */
+  changeTier(name: string, code: string | undefined): Promise<void>;
+  changePrefs(name: string, prefs: Prefs): Promise<void>;
   /** A user's entries (or everyone's, with `*`), most specific first. */
   grants(username: string): Promise<Grant[]>;
   allowAccess(username: string, topic: string, permission: Permission): Promise<void>;
   /** Removes one entry, all of a user's, or every entry of every user. */
   resetAccess(username?: string, topic?: string): Promise<void>;
+  /** The user's reservations, by topic. */
+  reservations(username: string): Promise<Reservation[]>;
+  /** The user who reserved `topic` exactly, if anyone did. */
+  reservationOwner(topic: string): Promise<string | undefined>;
+  /** Whether an entry of anyone but `username`'s own reservations covers `topic` (ntfy's AllowReservation). */
+  othersHaveAccess(username: string, topic: string): Promise<boolean>;
+  /** Reserves `topic`: read-write for the owner and `everyone` for everyone, in one transaction. */
+  addReservation(username: string, topic: string, everyone: Permission): Promise<void>;
+  removeReservations(username: string, topics: readonly string[]): Promise<void>;
   addToken(username: string, token: Token): Promise<void>;
   tokens(username: string): Promise<Token[]>;
+  /** Changes what is given; undefined when the user has no such token. */
+  changeToken(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined>;
   /** Whether the token existed. */
   removeToken(username: string, token: string): Promise<boolean>;
+  removeExpiredTokens(now: number): Promise<void>;
+  tiers(): Promise<Tier[]>;
+  tier(code: string): Promise<Tier | undefined>;
+  /** Adds a tier, or replaces the one with the same code (throws `AlreadyExists` only with `replace` false). */
+  putTier(tier: Tier, replace: boolean): Promise<void>;
+  /** Throws `InUse` while a user is on it. */
+  removeTier(code: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export class NotFound extends Error {}
 export class AlreadyExists extends Error {}
+export class InUse extends Error {}

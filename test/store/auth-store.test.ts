@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { newToken, tokenPattern } from '../../src/model/access.js';
+import type { Tier } from '../../src/model/account.js';
+import { AlreadyExists, InUse, NotFound } from '../../src/store/auth-store.js';
+import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
+import { tempDir } from '../support/server.js';
+
+function store(): SqliteAuthStore {
+  const s = new SqliteAuthStore(join(tempDir(), 'auth.db'));
+  after(() => s.close());
+  return s;
+}
+
+const pro: Tier = {
+  code: 'pro', name: 'Pro', messageLimit: 10_000, messageExpiryDuration: 86_400, emailLimit: 50, callLimit: 5, reservationLimit: 3,
+  attachmentFileSizeLimit: 100 << 20, attachmentTotalSizeLimit: 1 << 30, attachmentExpiryDuration: 21_600, attachmentBandwidthLimit: 5 << 30,
+};
+
+describe('auth store', () => {
+  it('adds users with a sync topic and empty settings, and keeps settings as given', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    const phil = await s.user('phil');
+    assert.match(phil!.syncTopic, /^st_[a-z0-9]{16}$/);
+    assert.deepEqual(phil!.prefs, {});
+    assert.equal(phil!.tier, undefined);
+    await assert.rejects(s.addUser('phil', '$other', 'admin'), AlreadyExists);
+    const prefs = { language: 'de', notification: { min_priority: 3 }, subscriptions: [{ base_url: 'https://ntfy.sh', topic: 'x', display_name: null }] };
+    await s.changePrefs('phil', prefs);
+    assert.deepEqual((await s.user('phil'))!.prefs, prefs);
+    await assert.rejects(s.changePrefs('nobody', {}), NotFound);
+  });
+
+  it('adds, replaces, assigns and removes tiers; a tier in use stays', async () => {
+    const s = store();
+    await s.putTier(pro, false);
+    await assert.rejects(s.putTier(pro, false), AlreadyExists);
+    await s.putTier({ ...pro, messageLimit: 20_000 }, true);
+    assert.deepEqual(await s.tiers(), [{ ...pro, messageLimit: 20_000 }]);
+    await s.addUser('ben', '$hash', 'user');
+    await s.changeTier('ben', 'pro');
+    assert.equal((await s.user('ben'))!.tier?.messageLimit, 20_000);
+    await assert.rejects(s.changeTier('ben', 'gold'), NotFound);
+    await assert.rejects(s.removeTier('pro'), InUse);
+    await s.changeTier('ben', undefined);
+    assert.equal((await s.user('ben'))!.tier, undefined);
+    await s.removeTier('pro');
+    assert.equal(await s.tier('pro'), undefined);
+    await assert.rejects(s.removeTier('pro'), NotFound);
+  });
+
+  it('reserves topics: owner read-write, everyone as chosen; others\' entries block a reservation', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    await s.addUser('ben', '$hash', 'user');
+    await s.addReservation('phil', 'phil_alerts', { read: true, write: false });
+    assert.deepEqual(await s.reservations('phil'), [{ topic: 'phil_alerts', everyone: { read: true, write: false } }]);
+    assert.equal(await s.reservationOwner('phil_alerts'), 'phil');
+    assert.deepEqual(await s.permission('phil', 'phil_alerts'), { read: true, write: true });
+    assert.deepEqual(await s.permission('ben', 'phil_alerts'), { read: true, write: false });
+    assert.equal(await s.othersHaveAccess('phil', 'phil_alerts'), false);
+    assert.equal(await s.othersHaveAccess('ben', 'phil_alerts'), true);
+    await s.allowAccess('*', 'public*', { read: true, write: true });
+    assert.equal(await s.othersHaveAccess('phil', 'public-news'), true, 'a pattern of someone else covers it');
+    await s.removeReservations('phil', ['phil_alerts']);
+    assert.deepEqual(await s.reservations('phil'), []);
+    assert.equal(await s.permission('ben', 'phil_alerts'), undefined);
+  });
+
+  it('deleting a user removes their reservations with everyone\'s entries', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    await s.addReservation('phil', 'mine', { read: false, write: false });
+    await s.removeUser('phil');
+    assert.deepEqual(await s.grants('*'), []);
+  });
+
+  it('changes a token\'s label and expiry, and removes expired tokens', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    const token = newToken();
+    assert.match(token, tokenPattern);
+    await s.addToken('phil', { token, label: 'old', expires: 1000, lastAccess: 0, lastOrigin: '' });
+    assert.deepEqual(await s.changeToken('phil', token, { label: 'CI' }), { token, label: 'CI', expires: 1000, lastAccess: 0, lastOrigin: '' });
+    assert.equal((await s.changeToken('phil', token, { expires: 2000 }))!.expires, 2000);
+    assert.equal(await s.changeToken('ben', token, { label: 'x' }), undefined);
+    const forever = newToken();
+    await s.addToken('phil', { token: forever, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
+    await s.removeExpiredTokens(2000);
+    assert.deepEqual((await s.tokens('phil')).map((t) => t.token), [forever]);
+  });
+});
