@@ -60,7 +60,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const authStore = config.authFile ? await openAuthStore(config) : undefined;
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats,
-    access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite),
+    access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, config.authFailureLimit),
     flusher: new TurnFlusher(),
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
       for (const sink of sinks) sink.push(event);
@@ -140,6 +140,7 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     ctx.topics.prune((topic) => ctx.hub.isLive(topic), Date.now() - ctx.config.cacheDurationMs);
     ctx.stats.sample();
     await ctx.cache.saveStats(ctx.stats.messages);
+    await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
   } catch (err) {
     ctx.log.error({ err }, 'housekeeping failed');

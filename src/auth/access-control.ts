@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { errors } from '../model/errors.js';
 import type { Permission, User } from '../model/access.js';
+import type { RateLimit } from '../config/schema.js';
+import { TokenBuckets } from '../model/token-buckets.js';
 import type { AuthStore } from '../store/auth-store.js';
 
 /** What a request presents: nothing, a user name and password, or an access token. */
@@ -28,19 +30,43 @@ export class AccessControl {
   private readonly verified = new Set<string>();
   private readonly touched = new Map<string, number>();
 
-  constructor(
-    private readonly store: AuthStore,
-    private readonly defaultAccess: Permission,
-  ) {}
+  /** Failed logins per address (ntfy's visitor auth limiter): guessing passwords is slow. */
+  private readonly failures: TokenBuckets;
 
-  /** The user behind `credentials`; undefined for anonymous; 40101 when they do not check out. */
+  constructor(
+    readonly store: AuthStore,
+    private readonly defaultAccess: Permission,
+    failureLimit: RateLimit,
+  ) {
+    this.failures = new TokenBuckets(failureLimit);
+  }
+
+  /**
+   * The user behind `credentials`; undefined for anonymous; 40101 when they do not check
+   * out, 42909 once `origin` has failed too often.
+   */
   async authenticate(credentials: Credentials, origin: string): Promise<User | undefined> {
     if (credentials.kind === 'anonymous') return undefined;
+    if (!this.failures.allows(origin)) throw errors.tooManyAuthFailures;
+    try {
+      return await this.check(credentials, origin);
+    } catch (err) {
+      if (err === errors.unauthorized) this.failures.take(origin);
+      throw err;
+    }
+  }
+
+  /** Whether `password` is the user's; for confirmations (account deletion, password change). */
+  async confirmPassword(user: User, password: string): Promise<boolean> {
+    return this.passwordMatches(user.hash, password);
+  }
+
+  private async check(credentials: Exclude<Credentials, { kind: 'anonymous' }>, origin: string): Promise<User> {
     if (credentials.kind === 'token') {
       const user = await this.store.userByToken(credentials.token);
       if (!user) throw errors.unauthorized;
       await this.touch(credentials.token, origin);
-      return user;
+      return { ...user, token: credentials.token };
     }
     const user = await this.store.user(credentials.username);
     if (!user) {
@@ -55,6 +81,9 @@ export class AccessControl {
   async authorize(user: User | undefined, topics: readonly string[], want: keyof Permission): Promise<void> {
     if (user?.role === 'admin') return;
     for (const topic of topics) {
+      // The account's sync topic is its own to read, whatever the default (ntfy's web app
+      // fails to listen there on deny-all servers).
+      if (want === 'read' && topic === user?.syncTopic) continue;
       const permission = (await this.store.permission(user?.name ?? '*', topic)) ?? this.defaultAccess;
       if (!permission[want]) throw errors.forbidden;
     }

@@ -80,7 +80,17 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   }
   const original = structuredClone(raw);
   if (!validate(raw)) throw new ConfigError(describe(validate.errors ?? [], original));
-  return { config: toConfig(raw as Record<SettingKey, unknown>), warnings };
+  const config = toConfig(raw as Record<SettingKey, unknown>);
+  checkAccounts(config);
+  return { config, warnings };
+}
+
+/** ntfy's rules for the account switches (cmd/serve.go). */
+function checkAccounts(c: Config): void {
+  if (!c.authFile && (c.enableLogin || c.enableSignup || c.enableReservations)) {
+    throw new ConfigError('cannot set enable-signup, enable-login or enable-reservations if auth-file is not set');
+  }
+  if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
 }
 
 function readFile(path: string, warnings: string[]): Record<string, unknown> {
@@ -155,6 +165,18 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     authUsers: v['auth-users'] as string[],
     authAccess: v['auth-access'] as string[],
     authTokens: v['auth-tokens'] as string[],
+    enableLogin: v['enable-login'] as boolean,
+    enableSignup: v['enable-signup'] as boolean,
+    enableReservations: v['enable-reservations'] as boolean,
+    authFailureLimit: { burst: v['visitor-auth-failure-limit-burst'] as number, replenishMs: duration('visitor-auth-failure-limit-replenish') },
+    accountCreationLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
+    visitorRequestLimitReplenishMs: duration('visitor-request-limit-replenish'),
+    visitorMessageDailyLimit: v['visitor-message-daily-limit'] as number,
+    visitorEmailLimitReplenishMs: duration('visitor-email-limit-replenish'),
+    attachmentFileSizeLimit: size('attachment-file-size-limit'),
+    attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
+    visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
+    visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),

@@ -50,6 +50,20 @@ export const settings = {
   'auth-users': { kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
   'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
   'auth-tokens': { kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
+  'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
+  'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
+  'enable-reservations': { kind: 'bool', default: false, doc: 'Let users reserve topics, as far as their tier allows' },
+  'visitor-auth-failure-limit-burst': { kind: 'int', default: 30, doc: 'Failed logins a visitor may make at once before 42909 (fixed in ntfy)' },
+  'visitor-auth-failure-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more failed login allowed per this interval (fixed in ntfy)' },
+  'visitor-account-creation-limit-burst': { kind: 'int', default: 3, doc: 'Accounts a visitor may sign up at once before 42906 (fixed in ntfy)' },
+  'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
+  'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
+  'visitor-message-daily-limit': { kind: 'int', default: 0, doc: 'Messages per visitor per day; 0 derives it from visitor-request-limit-replenish' },
+  'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
+  'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
+  'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
+  'visitor-attachment-total-size-limit': { kind: 'size', default: '100M', doc: 'Attachment bytes a visitor may have stored' },
+  'visitor-attachment-daily-bandwidth-limit': { kind: 'size', default: '500M', doc: 'Attachment bytes a visitor may transfer per day' },
   'subscriber-buffer-limit': {
     kind: 'size',
     default: '256k',
@@ -61,6 +75,12 @@ export const settings = {
 } as const satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof settings;
+
+/** A token bucket: `burst` at once, then one more every `replenishMs`. */
+export interface RateLimit {
+  burst: number;
+  replenishMs: number;
+}
 
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
 export interface Config {
@@ -87,6 +107,18 @@ export interface Config {
   authUsers: readonly string[];
   authAccess: readonly string[];
   authTokens: readonly string[];
+  enableLogin: boolean;
+  enableSignup: boolean;
+  enableReservations: boolean;
+  authFailureLimit: RateLimit;
+  accountCreationLimit: RateLimit;
+  visitorRequestLimitReplenishMs: number;
+  visitorMessageDailyLimit: number;
+  visitorEmailLimitReplenishMs: number;
+  attachmentFileSizeLimit: number;
+  attachmentExpiryDurationMs: number;
+  visitorAttachmentTotalSizeLimit: number;
+  visitorAttachmentDailyBandwidthLimit: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

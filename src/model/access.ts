@@ -21,6 +21,8 @@ export interface User {
   /** The topic the web app listens on for account changes (`st_...`). */
   syncTopic: string;
   prefs: Prefs;
+  /** The token this request authenticated with, if it used one (ntfy's User.Token). */
+  token?: string;
 }
 
 /** One access entry: a topic or a pattern with `*` wildcards, and what it allows. */

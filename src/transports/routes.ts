@@ -2,6 +2,9 @@ import { errors } from '../model/errors.js';
 import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
+import * as account from './account/account.js';
+import * as admin from './account/admin.js';
+import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { authorize } from './authorize.js';
 import { boolParam } from './http/params.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
@@ -35,6 +38,28 @@ const stream =
 /** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts. */
 export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
+  { methods: ['GET'], pattern: /^\/v1\/config$/, handle: getWebConfig },
+  { methods: ['GET'], pattern: /^\/config\.js$/, handle: getWebConfigScript },
+  // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
+  { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
+  { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },
+  { methods: ['DELETE'], pattern: /^\/v1\/account$/, handle: account.deleteAccount },
+  { methods: ['POST'], pattern: /^\/v1\/account\/password$/, handle: account.changePassword },
+  { methods: ['POST'], pattern: /^\/v1\/account\/token$/, handle: account.createToken },
+  { methods: ['PATCH'], pattern: /^\/v1\/account\/token$/, handle: account.updateToken },
+  { methods: ['DELETE'], pattern: /^\/v1\/account\/token$/, handle: account.deleteToken },
+  { methods: ['PATCH'], pattern: /^\/v1\/account\/settings$/, handle: account.changeSettings },
+  { methods: ['POST'], pattern: /^\/v1\/account\/subscription$/, handle: account.addSubscription },
+  { methods: ['PATCH'], pattern: /^\/v1\/account\/subscription$/, handle: account.changeSubscription },
+  { methods: ['DELETE'], pattern: /^\/v1\/account\/subscription$/, handle: account.deleteSubscription },
+  { methods: ['POST'], pattern: /^\/v1\/account\/reservation$/, handle: account.addReservation },
+  { methods: ['DELETE'], pattern: new RegExp(`^/v1/account/reservation/(${topic})$`), handle: account.deleteReservation },
+  { methods: ['GET'], pattern: /^\/v1\/users$/, handle: admin.listUsers },
+  { methods: ['POST'], pattern: /^\/v1\/users$/, handle: admin.addUser },
+  { methods: ['PUT'], pattern: /^\/v1\/users$/, handle: admin.updateUser },
+  { methods: ['DELETE'], pattern: /^\/v1\/users$/, handle: admin.deleteUser },
+  { methods: publishMethods, pattern: /^\/v1\/users\/access$/, handle: admin.allowAccess },
+  { methods: ['DELETE'], pattern: /^\/v1\/users\/access$/, handle: admin.resetAccess },
   {
     methods: ['GET'],
     pattern: /^\/v1\/stats$/,

@@ -55,6 +55,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ file: yamlFile('- a\n- b\n') }), /must be a YAML mapping/);
   });
 
+  it('account switches need an auth-file, and sign-up needs login (as ntfy)', () => {
+    assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login or enable-reservations if auth-file is not set/);
+    assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true } }), /cannot set enable-signup without also setting enable-login/);
+    const { config } = loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true, 'enable-login': true } });
+    assert.deepEqual([config.enableSignup, config.accountCreationLimit, config.authFailureLimit], [true, { burst: 3, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });

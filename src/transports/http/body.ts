@@ -1,3 +1,4 @@
+import { errors } from '../../model/errors.js';
 import type { Exchange } from './respond.js';
 
 export interface Body {
@@ -35,4 +36,34 @@ export function readBody(ex: Exchange, limit: number): Promise<Body> {
       }
     });
   });
+}
+
+/** ntfy's cap on JSON request bodies of the account API (jsonBodyBytesLimit). */
+const jsonBodyLimit = 32_768;
+
+/**
+ * A JSON object body of the account API: 41303 when too large, 40024 when not a JSON
+ * object; an empty body is `{}` where ntfy allows one (`allowEmpty`). Start it before
+ * any await: uWS hands over the body only to a handler that asked for it at once.
+ */
+export function readJson(ex: Exchange, allowEmpty = false): Promise<Record<string, unknown>> {
+  const json = parseJson(ex, allowEmpty);
+  // Handlers check credentials before awaiting the body; a bad body must not count as
+  // an unhandled rejection meanwhile (or when the credentials fail first).
+  json.catch(() => undefined);
+  return json;
+}
+
+async function parseJson(ex: Exchange, allowEmpty: boolean): Promise<Record<string, unknown>> {
+  const body = await readBody(ex, jsonBodyLimit);
+  if (body.truncated) throw errors.entityTooLargeJsonBody;
+  if (body.bytes.length === 0 && allowEmpty) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(body.bytes.toString('utf8'));
+  } catch {
+    throw errors.jsonInvalid;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.jsonInvalid;
+  return value as Record<string, unknown>;
 }

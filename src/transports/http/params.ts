@@ -32,6 +32,10 @@ export const paramAliases = {
   since: ['x-since', 'since', 'si'],
   scheduled: ['x-scheduled', 'scheduled', 'sched'],
   id: ['x-id', 'id'],
+  // The account API's DELETE requests, which carry no body.
+  token: ['x-token', 'token'],
+  baseUrl: ['x-baseurl', 'baseurl'],
+  topic: ['x-topic', 'topic'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ParamName = keyof typeof paramAliases;

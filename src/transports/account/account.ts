@@ -1,0 +1,259 @@
+import bcrypt from 'bcryptjs';
+import { newToken, parsePermission, permissionName, usernamePattern, type User } from '../../model/access.js';
+import type { AccountSubscription, Prefs } from '../../model/account.js';
+import { errors } from '../../model/errors.js';
+import { nowSeconds } from '../../model/message.js';
+import { TokenBuckets } from '../../model/token-buckets.js';
+import type { Token } from '../../store/auth-store.js';
+import type { ServerContext } from '../context.js';
+import { readJson } from '../http/body.js';
+import { param } from '../http/params.js';
+import type { RequestInfo } from '../http/request.js';
+import type { Exchange } from '../http/respond.js';
+import { namePattern } from '../publish/parse.js';
+import { accountLimits, accountStats } from './limits.js';
+import { accounts, optional, requireUser, syncAccount, text, visitor } from './session.js';
+
+/** bcrypt cost of passwords set through the API, as ntfy's DefaultUserPasswordBcryptCost. */
+export const bcryptCost = 10;
+/** A token made or extended without an expiry lasts this long (ntfy's tokenExpiryDuration). */
+const tokenExpirySeconds = 72 * 3600;
+const success = { success: true };
+
+/** Sign-ups per address; made on first use so the limit follows the config of this server. */
+const signups = new WeakMap<ServerContext, TokenBuckets>();
+
+/** POST /v1/account: sign up (with enable-signup), or an admin adding a user. */
+export async function createAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await visitor(ctx, req);
+  let limiter: TokenBuckets | undefined;
+  if (user?.role !== 'admin') {
+    if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
+    if (user) throw errors.unauthorized;
+    limiter = signups.get(ctx) ?? new TokenBuckets(ctx.config.accountCreationLimit);
+    signups.set(ctx, limiter);
+    if (!limiter.allows(req.remoteAddress)) throw errors.tooManyAccounts;
+  }
+  const fields = await body;
+  const username = text(fields, 'username');
+  const password = text(fields, 'password');
+  if (!usernamePattern.test(username) || password === '') throw errors.usernameInvalid;
+  const store = accounts(ctx).store;
+  if (await store.user(username)) throw errors.userExists;
+  await store.addUser(username, await bcrypt.hash(password, bcryptCost), 'user');
+  limiter?.take(req.remoteAddress);
+  ex.json(success);
+}
+
+/** GET /v1/account: who the visitor is and what they may do; anonymous visitors get their limits. */
+export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const user = await visitor(ctx, req);
+  const store = accounts(ctx).store;
+  const limits = accountLimits(ctx.config, user);
+  const reservations = user ? await store.reservations(user.name) : [];
+  // Message, e-mail and attachment use is counted by the visitor limits, which are not built yet.
+  const stats = accountStats(limits, { messages: 0, emails: 0, calls: 0, reservations: reservations.length, attachmentTotalSize: 0 });
+  if (!user) {
+    ex.json({ username: '*', role: 'anonymous', limits, stats });
+    return;
+  }
+  const tokens = await store.tokens(user.name);
+  ex.json({
+    username: user.name,
+    role: user.role,
+    sync_topic: user.syncTopic,
+    ...(user.prefs.language && { language: user.prefs.language }),
+    ...(user.prefs.notification && { notification: user.prefs.notification }),
+    ...(user.prefs.subscriptions?.length && { subscriptions: user.prefs.subscriptions }),
+    ...(ctx.config.enableReservations && reservations.length > 0 && {
+      reservations: reservations.map((r) => ({ topic: r.topic, everyone: permissionName(r.everyone) })),
+    }),
+    ...(tokens.length > 0 && { tokens: tokens.map(tokenJson) }),
+    ...(user.tier && { tier: { code: user.tier.code, name: user.tier.name } }),
+    limits,
+    stats,
+  });
+}
+
+/** DELETE /v1/account: confirmed with the password; the user's reservations go with it. */
+export async function deleteAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await requireUser(ctx, req);
+  const password = text(await body, 'password');
+  if (password === '') throw errors.badRequest;
+  await confirm(ctx, user, password);
+  await accounts(ctx).store.removeUser(user.name);
+  await syncAccount(ctx, user);
+  ex.json(success);
+}
+
+/** POST /v1/account/password: `password` (the current one) and `new_password`. */
+export async function changePassword(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await requireUser(ctx, req);
+  const fields = await body;
+  const password = text(fields, 'password');
+  const newPassword = text(fields, 'new_password');
+  if (password === '' || newPassword === '') throw errors.badRequest;
+  await confirm(ctx, user, password);
+  await accounts(ctx).store.changePassword(user.name, await bcrypt.hash(newPassword, bcryptCost));
+  ex.json(success);
+}
+
+/** POST /v1/account/token: log in — a new token, by default for 72 hours. */
+export async function createToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex, true);
+  const user = await requireUser(ctx, req);
+  const fields = await body;
+  const token: Token = {
+    token: newToken(),
+    label: optional(fields, 'label', 'string') ?? '',
+    expires: optional(fields, 'expires', 'number') ?? nowSeconds() + tokenExpirySeconds,
+    lastAccess: nowSeconds(),
+    lastOrigin: req.remoteAddress,
+  };
+  await accounts(ctx).store.addToken(user.name, token);
+  await syncAccount(ctx, user);
+  ex.json(tokenJson(token));
+}
+
+/** PATCH /v1/account/token: change a token's label or expiry; with neither, extend it by 72 hours. */
+export async function updateToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex, true);
+  const user = await requireUser(ctx, req);
+  const fields = await body;
+  const value = text(fields, 'token') || user.token;
+  if (!value) throw errors.noTokenProvided;
+  const label = optional(fields, 'label', 'string');
+  const expires = optional(fields, 'expires', 'number') ?? (label === undefined ? nowSeconds() + tokenExpirySeconds : undefined);
+  const token = await accounts(ctx).store.changeToken(user.name, value, { label, expires });
+  if (!token) throw errors.notFound;
+  await syncAccount(ctx, user);
+  ex.json(tokenJson(token));
+}
+
+/** DELETE /v1/account/token: the `X-Token` header's token, or the one the request came with (log out). */
+export async function deleteToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const user = await requireUser(ctx, req);
+  const value = param(req, 'token') || user.token;
+  if (!value) throw errors.noTokenProvided;
+  if (!(await accounts(ctx).store.removeToken(user.name, value))) throw errors.notFound;
+  await syncAccount(ctx, user);
+  ex.json(success);
+}
+
+/** PATCH /v1/account/settings: language and notification settings; what is not given stays. */
+export async function changeSettings(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await requireUser(ctx, req);
+  const fields = await body;
+  const prefs: Prefs = { ...user.prefs };
+  const language = optional(fields, 'language', 'string');
+  if (language !== undefined) prefs.language = language;
+  const notification = fields.notification;
+  if (notification !== undefined && notification !== null) {
+    if (typeof notification !== 'object' || Array.isArray(notification)) throw errors.jsonInvalid;
+    const n = notification as Record<string, unknown>;
+    prefs.notification = {
+      ...prefs.notification,
+      ...defined({ sound: optional(n, 'sound', 'string'), min_priority: optional(n, 'min_priority', 'number'), delete_after: optional(n, 'delete_after', 'number') }),
+    };
+  }
+  await changePrefs(ctx, user, prefs);
+  ex.json(success);
+}
+
+/** POST /v1/account/subscription: remember a subscription of the web app (40903 if it is there). */
+export async function addSubscription(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await requireUser(ctx, req);
+  const subscription = subscriptionOf(await body);
+  const subscriptions = user.prefs.subscriptions ?? [];
+  if (subscriptions.some((s) => same(s, subscription))) throw errors.subscriptionExists;
+  await changePrefs(ctx, user, { ...user.prefs, subscriptions: [...subscriptions, subscription] });
+  ex.json(subscription);
+}
+
+/** PATCH /v1/account/subscription: rename a remembered subscription (404 if there is none). */
+export async function changeSubscription(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  const user = await requireUser(ctx, req);
+  const changed = subscriptionOf(await body);
+  const subscriptions = user.prefs.subscriptions ?? [];
+  if (!subscriptions.some((s) => same(s, changed))) throw errors.notFound;
+  await changePrefs(ctx, user, { ...user.prefs, subscriptions: subscriptions.map((s) => (same(s, changed) ? changed : s)) });
+  ex.json(changed);
+}
+
+/** DELETE /v1/account/subscription: `X-BaseURL` and `X-Topic` name it (DELETE has no body). */
+export async function deleteSubscription(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const user = await requireUser(ctx, req);
+  const gone: AccountSubscription = { base_url: param(req, 'baseUrl'), topic: param(req, 'topic'), display_name: null };
+  const subscriptions = user.prefs.subscriptions ?? [];
+  const kept = subscriptions.filter((s) => !same(s, gone));
+  if (kept.length < subscriptions.length) await changePrefs(ctx, user, { ...user.prefs, subscriptions: kept });
+  ex.json(success);
+}
+
+/**
+ * POST /v1/account/reservation (with enable-reservations): `topic` becomes the user's,
+ * `everyone` says what others may do. Users need a tier with reservations left; admins
+ * may always, unless someone else's entry covers the topic (40902).
+ */
+export async function addReservation(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  if (!ctx.config.enableReservations) throw errors.notFound;
+  const user = await requireUser(ctx, req);
+  const fields = await body;
+  const topic = text(fields, 'topic');
+  if (!namePattern.test(topic)) throw errors.topicInvalid;
+  const everyone = parsePermission(text(fields, 'everyone'));
+  if (!everyone) throw errors.permissionInvalid;
+  const store = accounts(ctx).store;
+  if (user.role === 'user' && !user.tier) throw errors.unauthorized;
+  if (await store.othersHaveAccess(user.name, topic)) throw errors.topicReserved;
+  if (user.role === 'user' && user.tier) {
+    const reservations = await store.reservations(user.name);
+    if (!reservations.some((r) => r.topic === topic) && reservations.length >= user.tier.reservationLimit) throw errors.tooManyReservations;
+  }
+  await store.addReservation(user.name, topic, everyone);
+  await syncAccount(ctx, user);
+  ex.json(success);
+}
+
+/** DELETE /v1/account/reservation/{topic}: only the owner may (40101 otherwise). */
+export async function deleteReservation(ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic]: string[]): Promise<void> {
+  const user = await requireUser(ctx, req);
+  const store = accounts(ctx).store;
+  if ((await store.reservationOwner(topic as string)) !== user.name) throw errors.unauthorized;
+  await store.removeReservations(user.name, [topic as string]);
+  await syncAccount(ctx, user);
+  ex.json(success);
+}
+
+async function confirm(ctx: ServerContext, user: User, password: string): Promise<void> {
+  if (!(await accounts(ctx).confirmPassword(user, password))) throw errors.incorrectPasswordConfirmation;
+}
+
+async function changePrefs(ctx: ServerContext, user: User, prefs: Prefs): Promise<void> {
+  await accounts(ctx).store.changePrefs(user.name, prefs);
+  await syncAccount(ctx, user);
+}
+
+function subscriptionOf(fields: Record<string, unknown>): AccountSubscription {
+  return { base_url: text(fields, 'base_url'), topic: text(fields, 'topic'), display_name: optional(fields, 'display_name', 'string') ?? null };
+}
+
+function same(a: AccountSubscription, b: AccountSubscription): boolean {
+  return a.base_url === b.base_url && a.topic === b.topic;
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** ntfy's apiAccountTokenResponse: empty and zero fields are left out. */
+function tokenJson(t: Token): Record<string, string | number> {
+  return { token: t.token, ...(t.label && { label: t.label }), ...(t.lastAccess && { last_access: t.lastAccess }), ...(t.lastOrigin && { last_origin: t.lastOrigin }), ...(t.expires && { expires: t.expires }) };
+}

@@ -1,0 +1,113 @@
+import bcrypt from 'bcryptjs';
+import { parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { errors } from '../../model/errors.js';
+import type { AuthStore } from '../../store/auth-store.js';
+import type { ServerContext } from '../context.js';
+import { readJson } from '../http/body.js';
+import type { RequestInfo } from '../http/request.js';
+import type { Exchange } from '../http/respond.js';
+import { bcryptCost } from './account.js';
+import { accounts, requireAdmin, text } from './session.js';
+
+const success = { success: true };
+
+/** GET /v1/users: every user with role, tier and access entries. */
+export async function listUsers(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  await requireAdmin(ctx, req);
+  const store = accounts(ctx).store;
+  const users = await store.users();
+  const listed = [];
+  for (const u of users) {
+    const grants = (await store.grants(u.name)).map((g) => ({ topic: g.topic, permission: permissionName(g.permission) }));
+    listed.push({ username: u.name, role: u.role, ...(u.tier && { tier: u.tier.code }), ...(grants.length > 0 && { grants }) });
+  }
+  ex.json(listed);
+}
+
+/** POST /v1/users: a new regular user (never an admin, as ntfy), from a password or a bcrypt `hash`. */
+export async function addUser(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  await requireAdmin(ctx, req);
+  const fields = await body;
+  const username = text(fields, 'username');
+  const tier = text(fields, 'tier');
+  if (!usernamePattern.test(username) || (text(fields, 'password') === '' && text(fields, 'hash') === '')) {
+    throw errors.badRequest.wrap('username invalid, or password/password_hash missing');
+  }
+  const store = accounts(ctx).store;
+  if (await store.user(username)) throw errors.userExists;
+  if (tier && !(await store.tier(tier))) throw errors.tierInvalid;
+  await store.addUser(username, await passwordHash(fields), 'user');
+  if (tier) await store.changeTier(username, tier);
+  ex.json(success);
+}
+
+/** PUT /v1/users: change a regular user's password or tier, or add them if missing. */
+export async function updateUser(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  await requireAdmin(ctx, req);
+  const fields = await body;
+  const username = text(fields, 'username');
+  const tier = text(fields, 'tier');
+  const hasPassword = text(fields, 'password') !== '' || text(fields, 'hash') !== '';
+  if (!usernamePattern.test(username)) throw errors.badRequest.wrap('username invalid');
+  if (!hasPassword && tier === '') throw errors.badRequest.wrap('need to provide at least one of "password", "password_hash" or "tier"');
+  const store = accounts(ctx).store;
+  if (tier && !(await store.tier(tier))) throw errors.tierInvalid;
+  const existing = await store.user(username);
+  if (existing?.role === 'admin') throw errors.forbidden;
+  if (!existing) await store.addUser(username, await passwordHash(fields), 'user');
+  else if (hasPassword) await store.changePassword(username, await passwordHash(fields));
+  if (tier) await store.changeTier(username, tier);
+  ex.json(success);
+}
+
+/** DELETE /v1/users: removes a regular user; admins are removed with the CLI only. */
+export async function deleteUser(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  await requireAdmin(ctx, req);
+  const username = text(await body, 'username');
+  const store = accounts(ctx).store;
+  const user = await existingUser(store, username);
+  if (user.role !== 'user') throw errors.unauthorized.wrap('can only remove regular users from API');
+  await store.removeUser(username);
+  ex.json(success);
+}
+
+/** PUT/POST /v1/users/access: grants `permission` on `topic` (a pattern) to `username`. */
+export async function allowAccess(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  await requireAdmin(ctx, req);
+  const fields = await body;
+  const store = accounts(ctx).store;
+  const user = await existingUser(store, text(fields, 'username'));
+  const permission = parsePermission(text(fields, 'permission'));
+  if (!permission) throw errors.permissionInvalid;
+  const topic = text(fields, 'topic');
+  if (!topicPatternPattern.test(topic)) throw errors.topicInvalid;
+  await store.allowAccess(user.name, topic, permission);
+  ex.json(success);
+}
+
+/** DELETE /v1/users/access: removes `username`'s entry for `topic`, or all of them without one. */
+export async function resetAccess(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const body = readJson(ex);
+  await requireAdmin(ctx, req);
+  const fields = await body;
+  const store = accounts(ctx).store;
+  const user = await existingUser(store, text(fields, 'username'));
+  await store.resetAccess(user.name, text(fields, 'topic') || undefined);
+  ex.json(success);
+}
+
+async function existingUser(store: AuthStore, username: string): Promise<{ name: string; role: string }> {
+  const user = usernamePattern.test(username) ? await store.user(username) : undefined;
+  if (!user) throw errors.userNotFound;
+  return user;
+}
+
+/** A given bcrypt `hash` is stored as is (provisioning tools send one); a password is hashed. */
+async function passwordHash(fields: Record<string, unknown>): Promise<string> {
+  const hash = text(fields, 'hash');
+  return hash !== '' ? hash : bcrypt.hash(text(fields, 'password'), bcryptCost);
+}

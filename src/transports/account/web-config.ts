@@ -1,0 +1,35 @@
+import type { Config } from '../../config/schema.js';
+import type { ServerContext } from '../context.js';
+import type { Exchange } from '../http/respond.js';
+
+/**
+ * What ntfy's web app reads at start (apiConfigResponse): which account features this
+ * server offers. Payments, calls, e-mail and web push are not offered by Tocsin (yet).
+ */
+function webConfig(config: Config): Record<string, unknown> {
+  return {
+    base_url: '',
+    app_root: '/app',
+    enable_login: config.enableLogin,
+    enable_signup: config.enableSignup,
+    enable_payments: false,
+    enable_calls: false,
+    enable_emails: false,
+    enable_reservations: config.enableReservations,
+    enable_web_push: false,
+    billing_contact: '',
+    web_push_public_key: '',
+    disallowed_topics: config.disallowedTopics,
+  };
+}
+
+/** GET /v1/config */
+export function getWebConfig(ctx: ServerContext, ex: Exchange): void {
+  ex.json(webConfig(ctx.config));
+}
+
+/** GET /config.js, as ntfy serves it to its web app. */
+export function getWebConfigScript(ctx: ServerContext, ex: Exchange): void {
+  const script = `// Generated server configuration\nvar config = ${JSON.stringify(webConfig(ctx.config), null, 2)};\n`;
+  ex.send(200, script, 'text/javascript', [['Cache-Control', 'no-cache']]);
+}
