@@ -17,6 +17,7 @@ import { idleScenario } from './scenarios/idle.js';
 import { mixedScenario } from './scenarios/mixed.js';
 import { publishScenario } from './scenarios/publish.js';
 import { replayScenario } from './scenarios/replay.js';
+import { authScenario } from './scenarios/auth.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
@@ -29,6 +30,7 @@ const scenarios: Record<string, Scenario[]> = {
   replay: [replayScenario],
   mixed: [mixedScenario],
   scheduled: [scheduledScenario],
+  auth: [authScenario],
 };
 
 const { values } = parseArgs({

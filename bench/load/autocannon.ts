@@ -9,6 +9,8 @@ export interface HttpLoad {
   durationSeconds: number;
   /** Requests per second across all connections; 0 for as fast as possible. */
   rate: number;
+  /** An Authorization header sent with every request. */
+  authorization?: string;
 }
 
 export interface HttpLoadResult {
@@ -19,12 +21,13 @@ export interface HttpLoadResult {
 }
 
 serveCommands({
-  run: async ({ url, topics, connections, durationSeconds, rate }: HttpLoad): Promise<HttpLoadResult> => {
+  run: async ({ url, topics, connections, durationSeconds, rate, authorization }: HttpLoad): Promise<HttpLoadResult> => {
     const result = await autocannon({
       url,
       connections,
       duration: durationSeconds,
       ...(rate > 0 ? { overallRate: rate } : {}),
+      ...(authorization ? { headers: { Authorization: authorization } } : {}),
       requests: [
         {
           method: 'POST',

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpLoad, HttpLoadResult } from './autocannon.js';
 
-/** wrk's Lua: POST a small body to one topic or to random topics out of `TOPICS`. */
+/** wrk's Lua: POST a small body to one topic or to random topics out of `TOPICS`, with `AUTHORIZATION` if set. */
 const script = `
 wrk.method = "POST"
 wrk.body = "bench publish"
 local topics = tonumber(os.getenv("TOPICS") or "1")
+local authorization = os.getenv("AUTHORIZATION") or ""
+if authorization ~= "" then wrk.headers["Authorization"] = authorization end
 request = function()
   if topics == 1 then return wrk.format(nil, "/bench") end
   return wrk.format(nil, "/bench" .. math.random(0, topics - 1))
@@ -28,7 +30,7 @@ export function runWrk(load: HttpLoad): Promise<HttpLoadResult> {
   writeFileSync(file, script);
   const args = ['-c', '1', 'wrk', '-t1', `-c${load.connections}`, `-d${load.durationSeconds}s`, '--latency', '-s', file, load.url];
   return new Promise((resolve, reject) => {
-    execFile('taskset', args, { env: { ...process.env, TOPICS: String(load.topics) } }, (err, stdout) => {
+    execFile('taskset', args, { env: { ...process.env, TOPICS: String(load.topics), AUTHORIZATION: load.authorization ?? '' } }, (err, stdout) => {
       if (err) return reject(err);
       const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
       const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(stdout);

@@ -28,6 +28,7 @@ export class AccessControl {
    * hash and a deleted user has none, so neither can be served from memory.
    */
   private readonly verified = new Set<string>();
+  private readonly checking = new Map<string, Promise<boolean>>();
   private readonly touched = new Map<string, number>();
 
   /** Failed logins per address (ntfy's visitor auth limiter): guessing passwords is slow. */
@@ -92,11 +93,19 @@ export class AccessControl {
   private async passwordMatches(hash: string, password: string): Promise<boolean> {
     const key = createHash('sha256').update(hash).update('\0').update(password).digest('base64');
     if (this.verified.has(key)) return true;
-    if (!(await bcrypt.compare(password, hash))) return false;
+    // Requests with the same credentials that arrive while the first is being checked
+    // (a client opening 64 connections) share its bcrypt rather than run 64.
+    let check = this.checking.get(key);
+    if (!check) {
+      check = bcrypt.compare(password, hash).finally(() => this.checking.delete(key));
+      this.checking.set(key, check);
+    }
+    if (!(await check)) return false;
     if (this.verified.size >= verifiedLimit) this.verified.clear();
     this.verified.add(key);
     return true;
   }
+
 
   private async touch(token: string, origin: string): Promise<void> {
     const now = Date.now();

@@ -30,5 +30,7 @@ describe('bench — quick mode', () => {
     assert.equal(scheduled('scheduled messages delivered'), 10);
     assert.equal(scheduled('delivered after restart'), 20);
     assert.equal(scheduled('duplicates after restart'), 0);
+    const auth = rows.filter((r) => r.scenario === 'auth').map((r) => (r.params as { credentials: string }).credentials);
+    assert.deepEqual(auth, ['no auth-file', 'anonymous', 'basic', 'token']);
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { newToken, tokenPattern } from '../../src/model/access.js';
 import type { Tier } from '../../src/model/account.js';
@@ -19,6 +20,29 @@ const pro: Tier = {
 };
 
 describe('auth store', () => {
+  it('remembers reads until this or another connection changes the file', async () => {
+    const file = join(tempDir(), 'auth.db');
+    const server = new SqliteAuthStore(file);
+    const cli = new SqliteAuthStore(file);
+    after(() => Promise.all([server.close(), cli.close()]));
+    await server.addUser('phil', '$one', 'user');
+    assert.equal((await server.user('phil'))?.hash, '$one');
+    assert.equal(await server.permission('phil', 'alerts'), undefined);
+    await cli.changePassword('phil', '$two');
+    await cli.allowAccess('phil', 'alerts', { read: true, write: false });
+    await sleep(2); // the file's version is checked once per millisecond
+    assert.equal((await server.user('phil'))?.hash, '$two', 'another process\'s change is seen');
+    assert.deepEqual(await server.permission('phil', 'alerts'), { read: true, write: false });
+    await server.resetAccess('phil');
+    assert.equal(await server.permission('phil', 'alerts'), undefined, 'and so is its own');
+    const token = newToken();
+    await server.addToken('phil', { token, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
+    assert.equal((await server.userByToken(token))?.name, 'phil');
+    await cli.removeUser('phil');
+    await sleep(2);
+    assert.equal(await server.userByToken(token), undefined, 'the token went with its user');
+  });
+
   it('adds users with a sync topic and empty settings, and keeps settings as given', async () => {
     const s = store();
     await s.addUser('phil', '$hash', 'user');

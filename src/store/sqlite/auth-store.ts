@@ -70,6 +70,9 @@ interface TierRow {
 }
 
 const selectUser = 'SELECT name, hash, role, sync_topic, prefs, tier FROM users';
+/** Most reads remembered before the memory starts over. */
+const memoLimit = 10_000;
+
 const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin FROM tokens';
 
 /**
@@ -89,6 +92,40 @@ export class SqliteAuthStore implements AuthStore {
     this.db.exec(createSchema);
   }
 
+  /**
+   * The reads of every request (who a name or token is, what a user may do with a topic)
+   * are remembered until the file changes: `PRAGMA data_version` moves when another
+   * connection (the CLI, another server) commits, and this connection's own writes go
+   * through `write`, which forgets everything. One pragma per millisecond instead of three
+   * queries and a JSON parse per request.
+   */
+  private readonly memo = new Map<string, unknown>();
+  private memoVersion = -1;
+
+  private versionCheckedAt = 0;
+
+  private remembered<T>(key: string, read: () => T): T {
+    // At most one pragma per millisecond: a request reads two or three keys, and another
+    // process's change is not expected sooner than that.
+    const now = Date.now();
+    if (now !== this.versionCheckedAt) {
+      this.versionCheckedAt = now;
+      const version = this.sql('PRAGMA data_version').pluck().get() as number;
+      if (version !== this.memoVersion) this.memo.clear();
+      this.memoVersion = version;
+    }
+    if (this.memo.size >= memoLimit) this.memo.clear();
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const value = read();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  private write(text: string, ...params: unknown[]): Database.RunResult {
+    this.memo.clear();
+    return this.sql(text).run(...params);
+  }
+
   private sql(text: string): Database.Statement {
     let statement = this.statements.get(text);
     if (!statement) {
@@ -99,27 +136,29 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async user(name: string): Promise<User | undefined> {
-    return this.toUser(this.sql(`${selectUser} WHERE name = ?`).get(name) as UserRow | undefined);
+    return this.remembered(`u\0${name}`, () => this.toUser(this.sql(`${selectUser} WHERE name = ?`).get(name) as UserRow | undefined));
   }
 
   async userByToken(token: string): Promise<User | undefined> {
-    const row = this.sql(
-      `${selectUser} WHERE name = (SELECT user FROM tokens WHERE token = ? AND (expires = 0 OR expires > ?))`,
-    ).get(token, Math.floor(Date.now() / 1000)) as UserRow | undefined;
-    return this.toUser(row);
+    const owner = this.remembered(`t\0${token}`, () => this.sql('SELECT user, expires FROM tokens WHERE token = ?').get(token) as { user: string; expires: number } | undefined);
+    if (!owner || (owner.expires !== 0 && owner.expires <= Math.floor(Date.now() / 1000))) return undefined;
+    return this.user(owner.user);
   }
 
+  /** Not a `write`: the last use is shown, never decided on, so it keeps what is remembered. */
   async touchToken(token: string, when: number, origin: string): Promise<void> {
     this.sql('UPDATE tokens SET last_access = ?, last_origin = ? WHERE token = ?').run(when, origin, token);
   }
 
   async permission(username: string, topic: string): Promise<Permission | undefined> {
-    const row = this.sql(
-      `SELECT read, write FROM access
-       WHERE (user = ? OR user = '*') AND ? LIKE replace(replace(topic, '_', '\\_'), '*', '%') ESCAPE '\\'
-       ORDER BY user = '*', length(topic) DESC, write DESC LIMIT 1`,
-    ).get(username, topic) as { read: number; write: number } | undefined;
-    return row && { read: row.read === 1, write: row.write === 1 };
+    return this.remembered(`p\0${username}\0${topic}`, () => {
+      const row = this.sql(
+        `SELECT read, write FROM access
+         WHERE (user = ? OR user = '*') AND ? LIKE replace(replace(topic, '_', '\\_'), '*', '%') ESCAPE '\\'
+         ORDER BY user = '*', length(topic) DESC, write DESC LIMIT 1`,
+      ).get(username, topic) as { read: number; write: number } | undefined;
+      return row && { read: row.read === 1, write: row.write === 1 };
+    });
   }
 
   async users(): Promise<User[]> {
@@ -128,7 +167,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async addUser(name: string, hash: string, role: Role): Promise<void> {
-    const added = this.sql('INSERT OR IGNORE INTO users (name, hash, role, sync_topic, created) VALUES (?, ?, ?, ?, ?)').run(
+    const added = this.write('INSERT OR IGNORE INTO users (name, hash, role, sync_topic, created) VALUES (?, ?, ?, ?, ?)', 
       name, hash, role, randomName('st_', 16), Math.floor(Date.now() / 1000),
     );
     if (added.changes === 0) throw new AlreadyExists(`user ${name} already exists`);
@@ -136,30 +175,30 @@ export class SqliteAuthStore implements AuthStore {
 
   async removeUser(name: string): Promise<void> {
     this.db.transaction(() => {
-      this.changed(this.sql('DELETE FROM users WHERE name = ?').run(name).changes, name);
-      this.sql('DELETE FROM access WHERE user = ? OR owner = ?').run(name, name);
+      this.changed(this.write('DELETE FROM users WHERE name = ?', name).changes, name);
+      this.write('DELETE FROM access WHERE user = ? OR owner = ?', name, name);
     })();
   }
 
   async changePassword(name: string, hash: string): Promise<void> {
-    this.changed(this.sql('UPDATE users SET hash = ? WHERE name = ?').run(hash, name).changes, name);
+    this.changed(this.write('UPDATE users SET hash = ? WHERE name = ?', hash, name).changes, name);
   }
 
   async changeRole(name: string, role: Role): Promise<void> {
     this.db.transaction(() => {
-      this.changed(this.sql('UPDATE users SET role = ? WHERE name = ?').run(role, name).changes, name);
+      this.changed(this.write('UPDATE users SET role = ? WHERE name = ?', role, name).changes, name);
       // An admin may do everything, so entries of their own would only mislead (as ntfy).
-      if (role === 'admin') this.sql('DELETE FROM access WHERE user = ?').run(name);
+      if (role === 'admin') this.write('DELETE FROM access WHERE user = ?', name);
     })();
   }
 
   async changeTier(name: string, code: string | undefined): Promise<void> {
     if (code !== undefined && !(await this.tier(code))) throw new NotFound(`tier ${code} does not exist`);
-    this.changed(this.sql('UPDATE users SET tier = ? WHERE name = ?').run(code ?? null, name).changes, name);
+    this.changed(this.write('UPDATE users SET tier = ? WHERE name = ?', code ?? null, name).changes, name);
   }
 
   async changePrefs(name: string, prefs: Prefs): Promise<void> {
-    this.changed(this.sql('UPDATE users SET prefs = ? WHERE name = ?').run(JSON.stringify(prefs), name).changes, name);
+    this.changed(this.write('UPDATE users SET prefs = ? WHERE name = ?', JSON.stringify(prefs), name).changes, name);
   }
 
   async grants(username: string): Promise<Grant[]> {
@@ -177,9 +216,9 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async resetAccess(username?: string, topic?: string): Promise<void> {
-    if (username === undefined) this.sql('DELETE FROM access').run();
-    else if (topic === undefined) this.sql('DELETE FROM access WHERE user = ? OR owner = ?').run(username, username);
-    else this.sql('DELETE FROM access WHERE (user = ? OR owner = ?) AND topic = ?').run(username, username, topic);
+    if (username === undefined) this.write('DELETE FROM access');
+    else if (topic === undefined) this.write('DELETE FROM access WHERE user = ? OR owner = ?', username, username);
+    else this.write('DELETE FROM access WHERE (user = ? OR owner = ?) AND topic = ?', username, username, topic);
   }
 
   async reservations(username: string): Promise<Reservation[]> {
@@ -211,13 +250,13 @@ export class SqliteAuthStore implements AuthStore {
 
   async removeReservations(username: string, topics: readonly string[]): Promise<void> {
     this.db.transaction(() => {
-      for (const topic of topics) this.sql('DELETE FROM access WHERE owner = ? AND topic = ?').run(username, topic);
+      for (const topic of topics) this.write('DELETE FROM access WHERE owner = ? AND topic = ?', username, topic);
     })();
   }
 
   async addToken(username: string, t: Token): Promise<void> {
     if (!(await this.user(username))) throw new NotFound(`user ${username} does not exist`);
-    this.sql('INSERT INTO tokens (token, user, label, expires, last_access, last_origin) VALUES (?, ?, ?, ?, ?, ?)').run(
+    this.write('INSERT INTO tokens (token, user, label, expires, last_access, last_origin) VALUES (?, ?, ?, ?, ?, ?)', 
       t.token, username, t.label, t.expires, t.lastAccess, t.lastOrigin,
     );
   }
@@ -227,18 +266,18 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async changeToken(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined> {
-    this.sql('UPDATE tokens SET label = coalesce(?, label), expires = coalesce(?, expires) WHERE user = ? AND token = ?').run(
+    this.write('UPDATE tokens SET label = coalesce(?, label), expires = coalesce(?, expires) WHERE user = ? AND token = ?', 
       change.label ?? null, change.expires ?? null, username, token,
     );
     return this.sql(`${selectToken} WHERE user = ? AND token = ?`).get(username, token) as Token | undefined;
   }
 
   async removeToken(username: string, token: string): Promise<boolean> {
-    return this.sql('DELETE FROM tokens WHERE user = ? AND token = ?').run(username, token).changes > 0;
+    return this.write('DELETE FROM tokens WHERE user = ? AND token = ?', username, token).changes > 0;
   }
 
   async removeExpiredTokens(now: number): Promise<void> {
-    this.sql('DELETE FROM tokens WHERE expires > 0 AND expires <= ?').run(now);
+    this.write('DELETE FROM tokens WHERE expires > 0 AND expires <= ?', now);
   }
 
   async tiers(): Promise<Tier[]> {
@@ -252,11 +291,10 @@ export class SqliteAuthStore implements AuthStore {
 
   async putTier(t: Tier, replace: boolean): Promise<void> {
     const verb = replace ? 'INSERT OR REPLACE' : 'INSERT OR IGNORE';
-    const changes = this.sql(
+    const changes = this.write(
       `${verb} INTO tiers (code, name, message_limit, message_expiry_duration, email_limit, call_limit, reservation_limit,
          attachment_file_size_limit, attachment_total_size_limit, attachment_expiry_duration, attachment_bandwidth_limit)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
       t.code, t.name, t.messageLimit, t.messageExpiryDuration, t.emailLimit, t.callLimit, t.reservationLimit,
       t.attachmentFileSizeLimit, t.attachmentTotalSizeLimit, t.attachmentExpiryDuration, t.attachmentBandwidthLimit,
     ).changes;
@@ -266,7 +304,7 @@ export class SqliteAuthStore implements AuthStore {
   async removeTier(code: string): Promise<void> {
     const users = this.sql('SELECT COUNT(*) FROM users WHERE tier = ?').pluck().get(code) as number;
     if (users > 0) throw new InUse(`tier ${code} is in use by ${users} user(s)`);
-    if (this.sql('DELETE FROM tiers WHERE code = ?').run(code).changes === 0) throw new NotFound(`tier ${code} does not exist`);
+    if (this.write('DELETE FROM tiers WHERE code = ?', code).changes === 0) throw new NotFound(`tier ${code} does not exist`);
   }
 
   async close(): Promise<void> {
@@ -274,10 +312,11 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   private upsertAccess(username: string, topic: string, p: Permission, owner: string | null): void {
-    this.sql(
+    this.write(
       `INSERT INTO access (user, topic, read, write, owner) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (user, topic) DO UPDATE SET read = excluded.read, write = excluded.write, owner = excluded.owner`,
-    ).run(username, topic, p.read ? 1 : 0, p.write ? 1 : 0, owner);
+      username, topic, p.read ? 1 : 0, p.write ? 1 : 0, owner,
+    );
   }
 
   private toUser(row: UserRow | undefined): User | undefined {
