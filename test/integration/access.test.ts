@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
@@ -97,7 +98,71 @@ describe('access control — HTTP', () => {
   });
 });
 
+describe('access control — every credential form on every stream format', () => {
+  const forms: [string, (path: string) => [string, Record<string, string>]][] = [
+    ['Basic header', (path) => [path, { Authorization: basic('phil') }]],
+    ['Bearer header', (path) => [path, { Authorization: `Bearer ${token}` }]],
+    ['token as Basic password', (path) => [path, { Authorization: `Basic ${Buffer.from(`:${token}`).toString('base64')}` }]],
+    ['auth query, Basic', (path) => [`${path}${path.includes('?') ? '&' : '?'}auth=${auth(basic('phil'))}`, {}]],
+    ['auth query, Bearer', (path) => [`${path}${path.includes('?') ? '&' : '?'}auth=${auth(`Bearer ${token}`)}`, {}]],
+  ];
+
+  for (const format of ['json', 'sse', 'raw']) {
+    it(`${format}: each form reads a permitted topic; no credentials are forbidden`, async () => {
+      for (const [name, form] of forms) {
+        const [path, headers] = form(`/alerts-db/${format}?poll=1`);
+        assert.equal((await fetch(`${s.url}${path}`, { headers })).status, 200, name);
+      }
+      assert.deepEqual(await status(`/alerts-db/${format}?poll=1`, undefined, 'GET'), [403, 40301]);
+      assert.deepEqual(await status(`/alerts-db/${format}?poll=1`, basic('phil', 'bad'), 'GET'), [401, 40101]);
+    });
+  }
+
+  it('ws: each form opens a permitted topic', async () => {
+    for (const [name, form] of forms) {
+      const [path, headers] = form('/alerts-db/ws');
+      const opened = await new Promise<number>((resolve) => {
+        const socket = new WebSocket(`${s.url.replace('http', 'ws')}${path}`, { headers });
+        socket.on('message', (data: Buffer) => {
+          assert.equal((JSON.parse(String(data)) as Json).event, 'open', name);
+          socket.close();
+          resolve(101);
+        });
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      });
+      assert.equal(opened, 101, name);
+    }
+  });
+
+  it('publishing works with each form', async () => {
+    for (const [name, form] of forms) {
+      const [path, headers] = form('/alerts-db');
+      assert.equal((await fetch(`${s.url}${path}`, { method: 'POST', body: name, headers })).status, 200, name);
+    }
+  });
+});
+
 describe('access control — startup', () => {
+  it('provisions users, grants and tokens from server.yml', async () => {
+    const dir = tempDir();
+    const yml = join(dir, 'server.yml');
+    writeFileSync(yml, [
+      `auth-file: ${join(dir, 'auth.db')}`,
+      'auth-default-access: deny-all',
+      `auth-users: ["ops:${bcrypt.hashSync('pw', 4)}:user"]`,
+      'auth-access: ["ops:ops-*:rw", "*:announcements:ro"]',
+      `auth-tokens: ["ops:${token}:deploy"]`,
+    ].join('\n'));
+    const child = await spawnServer(['--config', yml]);
+    const post = async (path: string, authorization?: string): Promise<number> =>
+      (await fetch(`${child.url}${path}`, { method: 'POST', body: 'x', headers: authorization ? { Authorization: authorization } : {} })).status;
+    assert.equal(await post('/ops-db', basic('ops', 'pw')), 200);
+    assert.equal(await post('/ops-db', `Bearer ${token}`), 200);
+    assert.equal(await post('/announcements', `Bearer ${token}`), 403);
+    assert.equal(await post('/ops-db'), 403);
+    assert.equal((await fetch(`${child.url}/announcements/json?poll=1`)).status, 200, 'everyone may read announcements');
+  });
+
   it('a malformed provisioning line stops the server with a message naming it', async () => {
     await assert.rejects(
       spawnServer(['--auth-file', join(tempDir(), 'auth.db'), '--auth-users', 'phil:notahash:admin']),
