@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
 import { createLogger } from '../config/logger.js';
 import { settings, type Setting, type SettingKey } from '../config/schema.js';
 import { startServer } from '../server.js';
+import { camel } from './flags.js';
 
 const keys = Object.keys(settings) as SettingKey[];
 
@@ -55,8 +56,4 @@ async function orExit<T>(f: () => T | Promise<T>): Promise<T> {
     console.error(`tocsin: ${err.message}`);
     process.exit(1);
   }
-}
-
-function camel(key: string): string {
-  return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

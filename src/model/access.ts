@@ -31,6 +31,9 @@ export interface Grant {
   permission: Permission;
 }
 
+/** bcrypt cost of new passwords, as ntfy's DefaultUserPasswordBcryptCost. */
+export const bcryptCost = 10;
+
 export const readWrite: Permission = { read: true, write: true };
 
 const permissionWords: Record<string, Permission> = {

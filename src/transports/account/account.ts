@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { newToken, parsePermission, permissionName, usernamePattern, type User } from '../../model/access.js';
+import { bcryptCost, newToken, parsePermission, permissionName, usernamePattern, type User } from '../../model/access.js';
 import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
@@ -14,8 +14,6 @@ import { namePattern } from '../publish/parse.js';
 import { accountLimits, accountStats } from './limits.js';
 import { accounts, optional, requireUser, syncAccount, text, visitor } from './session.js';
 
-/** bcrypt cost of passwords set through the API, as ntfy's DefaultUserPasswordBcryptCost. */
-export const bcryptCost = 10;
 /** A token made or extended without an expiry lasts this long (ntfy's tokenExpiryDuration). */
 const tokenExpirySeconds = 72 * 3600;
 const success = { success: true };

@@ -1,12 +1,11 @@
 import bcrypt from 'bcryptjs';
-import { parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { bcryptCost, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { bcryptCost } from './account.js';
 import { accounts, requireAdmin, text } from './session.js';
 
 const success = { success: true };

@@ -6,7 +6,7 @@ import type { Body } from '../http/body.js';
 import { boolParam, listParam, param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import { parseActions } from './actions.js';
-import { parseFutureTime } from './delay.js';
+import { parseFutureTime } from '../../model/future-time.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;

@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
-import { errors } from '../../model/errors.js';
-import { parseDuration } from '../../model/units.js';
+import { errors } from './errors.js';
+import { parseDuration } from './units.js';
 
 /**
  * When a delayed message is due (ntfy's util.ParseFutureTime): a Unix timestamp not in the

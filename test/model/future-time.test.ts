@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpError } from '../../src/model/errors.js';
-import { parseFutureTime } from '../../src/transports/publish/delay.js';
+import { parseFutureTime } from '../../src/model/future-time.js';
 
 // A fixed "now": Sunday 2026-11-22, 15:00 in the process's time zone.
 const now = new Date(2026, 10, 22, 15, 0, 0);

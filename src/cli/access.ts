@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { everyone, parsePermission, permissionName, topicPatternPattern } from '../model/access.js';
+import { adminAction, allUsers, existingUser, fail, say, showUsers, userArg, withAuthOptions, type AuthAdmin } from './auth-admin.js';
+
+const grantedLine: Record<string, string> = {
+  'read-write': 'granted read-write access to topic',
+  'read-only': 'granted read-only access to topic',
+  'write-only': 'granted write-only access to topic',
+  'deny-all': 'revoked all access to topic',
+};
+
+/** `tocsin access [USER [TOPIC PERMISSION]]`, `tocsin access --reset [USER [TOPIC]]` (ntfy's cmd/access.go). */
+export function registerAccess(program: Command): void {
+  withAuthOptions(program.command('access'))
+    .description('Grant/revoke access to a topic, or show access')
+    .usage('[USER [TOPIC [PERMISSION]]] | --reset [USER [TOPIC]]')
+    .argument('[user]')
+    .argument('[topic]')
+    .argument('[permission]')
+    .argument('[extra...]')
+    .option('-r, --reset', 'reset access for user (and topic)')
+    .action(
+      adminAction(async (admin, username: string | undefined, topic: string | undefined, permission: string | undefined, extra: string[], _options, command: Command) => {
+        if (extra.length > 0) fail("too many arguments, please check 'tocsin access --help' for usage details");
+        const user = userArg(username);
+        if (command.opts().reset) {
+          if (permission !== undefined) fail("too many arguments, please check 'tocsin access --help' for usage details");
+          return reset(admin, user, topic);
+        }
+        if (permission === undefined) {
+          if (topic !== undefined) fail("invalid syntax, please check 'tocsin access --help' for usage details");
+          return show(admin, user);
+        }
+        return grant(admin, user as string, topic as string, permission);
+      }),
+    );
+}
+
+async function grant(admin: AuthAdmin, username: string, topic: string, word: string): Promise<void> {
+  const permission = parsePermission(word);
+  if (!permission) fail('permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)');
+  if (!topicPatternPattern.test(topic)) fail(`invalid topic or topic pattern ${topic}: letters, digits, - and _ and * only, up to 64`);
+  if (username !== everyone) {
+    const user = await existingUser(admin.store, username);
+    if (user.role === 'admin') fail(`user ${username} is an admin user, access control entries have no effect`);
+  }
+  await admin.store.allowAccess(username, topic, permission);
+  say(`${grantedLine[permissionName(permission)]} ${topic}`);
+  say();
+  await showUser(admin, username);
+}
+
+async function reset(admin: AuthAdmin, username: string | undefined, topic: string | undefined): Promise<void> {
+  if (username === undefined) {
+    await admin.store.resetAccess();
+    say('reset access for all users');
+    return;
+  }
+  await admin.store.resetAccess(username, topic);
+  say(topic === undefined ? `reset access for user ${username}` : `reset access for user ${username} and topic ${topic}`);
+  say();
+  await showUser(admin, username);
+}
+
+async function show(admin: AuthAdmin, username: string | undefined): Promise<void> {
+  if (username === undefined) return showUsers(admin, await allUsers(admin.store));
+  return showUser(admin, username);
+}
+
+async function showUser(admin: AuthAdmin, username: string): Promise<void> {
+  if (username === everyone) return showUsers(admin, [{ name: everyone, role: 'anonymous' }]);
+  return showUsers(admin, [await existingUser(admin.store, username)]);
+}

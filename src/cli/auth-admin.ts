@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
+import { everyone, parsePermission, permissionName, type Permission, type User } from '../model/access.js';
+import type { Tier } from '../model/account.js';
+import type { AuthStore } from '../store/auth-store.js';
+import { SqliteAuthStore } from '../store/sqlite/auth-store.js';
+
+/**
+ * What the admin commands (`user`, `access`, `token`, `tier`) share, in ntfy's shapes:
+ * the auth-file comes from `--auth-file` or the server.yml given with `--config` (both
+ * after the command word), messages go to stderr, and an error ends the process with
+ * its message and exit code 1.
+ */
+export interface AuthAdmin {
+  store: AuthStore;
+  defaultAccess: Permission;
+}
+
+/** The user name `everyone` stands for `*` (anonymous visitors), as in ntfy. */
+export const everyoneWord = 'everyone';
+
+export function withAuthOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'server.yml to read (env TOCSIN_CONFIG_FILE or NTFY_CONFIG_FILE)')
+    .option('-H, --auth-file <file>', 'auth database file used for access control')
+    .option('-p, --auth-default-access <permission>', 'default permissions if no matching entries in the auth database are found');
+}
+
+/** Runs `action` on the opened auth-file, closing it after; reports failures as ntfy does. */
+export function adminAction<A extends unknown[]>(action: (admin: AuthAdmin, ...args: A) => Promise<void>) {
+  return async (...args: A): Promise<void> => {
+    const command = args[args.length - 1] as Command;
+    let admin: AuthAdmin | undefined;
+    try {
+      admin = open(command.optsWithGlobals());
+      await action(admin, ...args);
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err));
+    } finally {
+      await admin?.store.close();
+    }
+  };
+}
+
+export function say(line = ''): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Ends the process with ntfy's error shape: the message on stderr, exit code 1. */
+export function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function open(options: Record<string, string | undefined>): AuthAdmin {
+  const flags: RawValues = {};
+  if (options.authFile) flags['auth-file'] = options.authFile;
+  if (options.authDefaultAccess) flags['auth-default-access'] = options.authDefaultAccess;
+  const file = options.config ?? process.env.TOCSIN_CONFIG_FILE ?? process.env.NTFY_CONFIG_FILE;
+  let config;
+  try {
+    ({ config } = loadConfig({ file, env: process.env, flags }));
+  } catch (err) {
+    if (err instanceof ConfigError && /auth-default-access/.test(err.message)) {
+      throw new Error("if set, auth-default-access must start set to 'read-write', 'read-only', 'write-only' or 'deny-all'");
+    }
+    throw err;
+  }
+  if (!config.authFile) throw new Error('option auth-file not set; auth is unconfigured for this server');
+  if (!existsSync(config.authFile)) throw new Error('auth-file does not exist; please start the server at least once to create it');
+  return { store: new SqliteAuthStore(config.authFile), defaultAccess: parsePermission(config.authDefaultAccess) as Permission };
+}
+
+/** `NAME` as the commands take it: `everyone` and `*` are anonymous visitors. */
+export function userArg(name: string | undefined): string | undefined {
+  return name === everyoneWord ? everyone : name;
+}
+
+/** The user, or ntfy's "user X does not exist". */
+export async function existingUser(store: AuthStore, name: string): Promise<User> {
+  const user = await store.user(name);
+  if (!user) throw new Error(`user ${name} does not exist`);
+  return user;
+}
+
+const grantLine: Record<string, string> = {
+  'read-write': 'read-write access to topic',
+  'read-only': 'read-only access to topic',
+  'write-only': 'write-only access to topic',
+  'deny-all': 'no access to topic',
+};
+
+const defaultLine: Record<string, string> = {
+  'read-write': 'read-write access to all (other) topics (server config)',
+  'read-only': 'read-only access to all (other) topics (server config)',
+  'write-only': 'write-only access to all (other) topics (server config)',
+  'deny-all': 'no access to any (other) topics (server config)',
+};
+
+/** ntfy's showUsers: each user, role and tier, then their entries; everyone also shows the default. */
+export async function showUsers(admin: AuthAdmin, users: readonly Listed[]): Promise<void> {
+  for (const u of users) {
+    say(`user ${u.name} (role: ${u.role}, tier: ${u.tier?.name ?? 'none'})`);
+    const grants = await admin.store.grants(u.name);
+    if (u.role === 'admin') say('- read-write access to all topics (admin role)');
+    else if (grants.length === 0) say('- no topic-specific permissions');
+    for (const g of u.role === 'admin' ? [] : grants) say(`- ${grantLine[permissionName(g.permission)]} ${g.topic}`);
+    if (u.name === everyone) say(`- ${defaultLine[permissionName(admin.defaultAccess)]}`);
+  }
+}
+
+/** Every user as ntfy lists them: admins, then everyone (`*`, role anonymous), then users. */
+export async function allUsers(store: AuthStore): Promise<Listed[]> {
+  const users = await store.users();
+  const admins = users.filter((u) => u.role === 'admin');
+  return [...admins, { name: everyone, role: 'anonymous' }, ...users.filter((u) => u.role !== 'admin')];
+}
+
+/** A user as listed; `*` has the role `anonymous`, which no stored user has. */
+export interface Listed {
+  name: string;
+  role: string;
+  tier?: Tier;
+}

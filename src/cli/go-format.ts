@@ -1,0 +1,39 @@
+/** Go's ways of printing times, durations and sizes, as ntfy's CLI output shows them. */
+
+const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** time.UnixDate in UTC: "Mon Jan  2 15:04:05 UTC 2006". */
+export function unixDate(d: Date): string {
+  const day = String(d.getUTCDate()).padStart(2, ' ');
+  const clock = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  return `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${day} ${clock} UTC ${d.getUTCFullYear()}`;
+}
+
+/** time.RFC822 in UTC: "02 Jan 06 15:04 UTC". */
+export function rfc822(d: Date): string {
+  return `${two(d.getUTCDate())} ${months[d.getUTCMonth()]} ${two(d.getUTCFullYear() % 100)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
+}
+
+/** time.Duration.String() of whole seconds: "12h0m0s", "1m30s", "45s", "0s". */
+export function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/** ntfy's util.FormatSizeHuman: "512 bytes", "15.0 MB", "1.0 GB". */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  let div = 1024;
+  let exp = 0;
+  for (let n = Math.floor(bytes / 1024); n >= 1024; n = Math.floor(n / 1024)) {
+    div *= 1024;
+    exp++;
+  }
+  return `${(bytes / div).toFixed(1)} ${'KMGT'[exp]}B`;
+}

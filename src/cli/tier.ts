@@ -1,0 +1,123 @@
+import { Option, type Command } from 'commander';
+import type { Tier } from '../model/account.js';
+import { parseDuration, parseSize } from '../model/units.js';
+import { adminAction, fail, say, withAuthOptions } from './auth-admin.js';
+import { camel } from './flags.js';
+import { goDuration, humanSize } from './go-format.js';
+
+/** The limit flags of `tier add` and `tier change`, with ntfy's defaults for `add`. */
+const limits = [
+  { flag: 'message-limit', field: 'messageLimit', kind: 'int', fallback: '5000', doc: 'daily message limit' },
+  { flag: 'message-expiry-duration', field: 'messageExpiryDuration', kind: 'duration', fallback: '12h', doc: 'duration after which messages are deleted' },
+  { flag: 'email-limit', field: 'emailLimit', kind: 'int', fallback: '20', doc: 'daily email limit' },
+  { flag: 'call-limit', field: 'callLimit', kind: 'int', fallback: '0', doc: 'daily phone call limit' },
+  { flag: 'reservation-limit', field: 'reservationLimit', kind: 'int', fallback: '3', doc: 'topic reservation limit' },
+  { flag: 'attachment-file-size-limit', field: 'attachmentFileSizeLimit', kind: 'size', fallback: '15M', doc: 'per-attachment file size limit' },
+  { flag: 'attachment-total-size-limit', field: 'attachmentTotalSizeLimit', kind: 'size', fallback: '100M', doc: 'total size limit of attachments for the user' },
+  { flag: 'attachment-expiry-duration', field: 'attachmentExpiryDuration', kind: 'duration', fallback: '6h', doc: 'duration after which attachments are deleted' },
+  { flag: 'attachment-bandwidth-limit', field: 'attachmentBandwidthLimit', kind: 'size', fallback: '1G', doc: 'daily bandwidth limit for attachment uploads/downloads' },
+] as const;
+
+const tierCodePattern = /^[-_A-Za-z0-9]{1,64}$/;
+
+/** `tocsin tier add|change|remove|list` (ntfy's cmd/tier.go); Stripe prices are not offered. */
+export function registerTier(program: Command): void {
+  const tier = withAuthOptions(program.command('tier')).description('Manage/show tiers').usage('[list|add|change|remove] ...');
+
+  withLimitFlags(tier.command('add').alias('a').description('Adds a new tier').argument('[code]'))
+    .option('--ignore-exists', 'if the tier already exists, perform no action and exit')
+    .action(
+      adminAction(async (admin, code: string | undefined, options: Record<string, string | boolean | undefined>) => {
+        const valid = validCode(code, 'add');
+        if (await admin.store.tier(valid)) {
+          if (!options.ignoreExists) fail(`tier ${valid} already exists`);
+          return say(`tier ${valid} already exists (exited successfully)`);
+        }
+        const added = { code: valid, name: (options.name as string | undefined) || valid } as Tier;
+        for (const l of limits) added[l.field] = parseLimit(l, (options[camel(l.flag)] as string | undefined) ?? l.fallback);
+        await admin.store.putTier(added, false);
+        say('tier added');
+        say();
+        printTier(added);
+      }),
+    );
+
+  withLimitFlags(tier.command('change').description('Change a tier').argument('[code]')).action(
+    adminAction(async (admin, code: string | undefined, options: Record<string, string | undefined>) => {
+      const valid = validCode(code, 'change');
+      const changed = await admin.store.tier(valid);
+      if (!changed) fail(`tier ${valid} does not exist`);
+      if (options.name !== undefined) changed.name = options.name;
+      for (const l of limits) {
+        const value = options[camel(l.flag)];
+        if (value !== undefined) changed[l.field] = parseLimit(l, value);
+      }
+      await admin.store.putTier(changed, true);
+      say('tier updated');
+      say();
+      printTier(changed);
+    }),
+  );
+
+  tier
+    .command('remove')
+    .aliases(['del', 'rm'])
+    .description('Removes a tier')
+    .argument('[code]')
+    .action(
+      adminAction(async (admin, code: string | undefined) => {
+        const valid = validCode(code, 'del');
+        if (!(await admin.store.tier(valid))) fail(`tier ${valid} does not exist`);
+        await admin.store.removeTier(valid);
+        say(`tier ${valid} removed`);
+      }),
+    );
+
+  tier
+    .command('list')
+    .aliases(['l', 'ls'])
+    .description('Shows a list of tiers')
+    .action(
+      adminAction(async (admin) => {
+        for (const t of await admin.store.tiers()) printTier(t);
+      }),
+    );
+}
+
+/** Flags without defaults here: `change` must tell a given flag from an absent one. */
+function withLimitFlags(command: Command): Command {
+  command.addOption(new Option('--name <name>', 'tier name'));
+  for (const l of limits) command.addOption(new Option(`--${l.flag} <value>`, `${l.doc} (tier add default: ${l.fallback})`));
+  return command;
+}
+
+function parseLimit(l: (typeof limits)[number], value: string): number {
+  try {
+    if (l.kind === 'duration') return Math.floor(parseDuration(value) / 1000);
+    if (l.kind === 'size') return parseSize(value);
+    if (/^\d+$/.test(value)) return Number(value);
+  } catch {
+    // reported below
+  }
+  fail(`invalid value for --${l.flag}: ${JSON.stringify(value)}`);
+}
+
+function validCode(code: string | undefined, command: string): string {
+  if (!code) fail(`tier code expected, type 'tocsin tier ${command} --help' for help`);
+  if (!tierCodePattern.test(code)) fail('tier code must consist only of numbers and letters');
+  return code;
+}
+
+function printTier(t: Tier): void {
+  say(`tier ${t.code}`);
+  say(`- Name: ${t.name}`);
+  say(`- Message limit: ${t.messageLimit}`);
+  say(`- Message expiry duration: ${goDuration(t.messageExpiryDuration)} (${t.messageExpiryDuration} seconds)`);
+  say(`- Email limit: ${t.emailLimit}`);
+  say(`- Phone call limit: ${t.callLimit}`);
+  say(`- Reservation limit: ${t.reservationLimit}`);
+  say(`- Attachment file size limit: ${humanSize(t.attachmentFileSizeLimit)}`);
+  say(`- Attachment total size limit: ${humanSize(t.attachmentTotalSizeLimit)}`);
+  say(`- Attachment expiry duration: ${goDuration(t.attachmentExpiryDuration)} (${t.attachmentExpiryDuration} seconds)`);
+  say(`- Attachment daily bandwidth limit: ${humanSize(t.attachmentBandwidthLimit)}`);
+}

@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { everyone, newToken } from '../model/access.js';
+import { parseFutureTime } from '../model/future-time.js';
+import { nowSeconds } from '../model/message.js';
+import { adminAction, everyoneWord, existingUser, fail, say, withAuthOptions } from './auth-admin.js';
+import { rfc822, unixDate } from './go-format.js';
+
+/** `tocsin token add|remove|list` (ntfy's cmd/token.go). */
+export function registerToken(program: Command): void {
+  const token = withAuthOptions(program.command('token')).description('Create, list or delete user tokens').usage('[list|add|remove] ...');
+
+  token
+    .command('add')
+    .alias('a')
+    .description('Create a new token')
+    .argument('[username]')
+    .option('-e, --expires <when>', 'token expires after this time (e.g. 30d, 2025-01-01, tomorrow)')
+    .option('-l, --label <label>', 'token label')
+    .action(
+      adminAction(async (admin, name: string | undefined, options: { expires?: string; label?: string }) => {
+        const username = validName(name, "username expected, type 'tocsin token add --help' for help");
+        const expires = options.expires === undefined ? 0 : futureSeconds(options.expires);
+        await existingUser(admin.store, username);
+        const value = newToken();
+        await admin.store.addToken(username, { token: value, label: options.label ?? '', expires, lastAccess: nowSeconds(), lastOrigin: '' });
+        say(`token ${value} created for user ${username}, ${expires === 0 ? 'never expires' : `expires ${unixDate(new Date(expires * 1000))}`}`);
+      }),
+    );
+
+  token
+    .command('remove')
+    .aliases(['del', 'rm'])
+    .description('Removes a token')
+    .argument('[username]')
+    .argument('[token]')
+    .action(
+      adminAction(async (admin, name: string | undefined, value: string | undefined) => {
+        const problem = "username and token expected, type 'tocsin token remove --help' for help";
+        const username = validName(value ? name : undefined, problem);
+        await existingUser(admin.store, username);
+        if (!(await admin.store.removeToken(username, value as string))) fail(`token ${value as string} for user ${username} does not exist`);
+        say(`token ${value as string} for user ${username} removed`);
+      }),
+    );
+
+  token
+    .command('list')
+    .aliases(['l', 'ls'])
+    .description('Shows a list of tokens')
+    .argument('[username]')
+    .action(
+      adminAction(async (admin, name: string | undefined) => {
+        const users = name === undefined ? await admin.store.users() : [await existingUser(admin.store, validName(name, ''))];
+        let listed = 0;
+        for (const user of users) {
+          const tokens = await admin.store.tokens(user.name);
+          if (tokens.length === 0 && name !== undefined) return say(`user ${name} has no access tokens`);
+          if (tokens.length === 0) continue;
+          listed++;
+          say(`user ${user.name}`);
+          for (const t of tokens) {
+            const label = t.label ? ` (${t.label})` : '';
+            const expires = t.expires === 0 ? 'never expires' : `expires ${rfc822(new Date(t.expires * 1000))}`;
+            say(`- ${t.token}${label}, ${expires}, accessed from ${t.lastOrigin || '0.0.0.0'} at ${rfc822(new Date(t.lastAccess * 1000))}`);
+          }
+        }
+        if (listed === 0) say('no users with tokens');
+      }),
+    );
+}
+
+function validName(name: string | undefined, missing: string): string {
+  if (!name) fail(missing);
+  if (name === everyone || name === everyoneWord) fail('username not allowed');
+  return name;
+}
+
+/** `--expires` as ntfy's util.ParseFutureTime reads it, in Unix seconds. */
+function futureSeconds(when: string): number {
+  try {
+    return Math.floor(parseFutureTime(when, new Date()).getTime() / 1000);
+  } catch {
+    fail(`invalid expiry ${JSON.stringify(when)}: use a duration (30d, 12h), a date or a Unix time`);
+  }
+}

@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import { everyone, usernamePattern, type Role } from '../model/access.js';
+import { AlreadyExists } from '../store/auth-store.js';
+import { adminAction, allUsers, everyoneWord, existingUser, fail, say, showUsers, withAuthOptions } from './auth-admin.js';
+import { newPasswordHash } from './password.js';
+
+/** `tocsin user add|remove|change-pass|change-role|change-tier|list` (ntfy's cmd/user.go). */
+export function registerUser(program: Command): void {
+  const user = withAuthOptions(program.command('user'))
+    .description('Manage/show users')
+    .usage('[list|add|remove|change-pass|change-role|change-tier] ...');
+
+  user
+    .command('add')
+    .alias('a')
+    .description('Adds a new user (password from TOCSIN_PASSWORD / NTFY_PASSWORD, or typed)')
+    .argument('[username]')
+    .option('-r, --role <role>', 'user role', 'user')
+    .option('--ignore-exists', 'if the user already exists, perform no action and exit')
+    .action(
+      adminAction(async (admin, name: string | undefined, options: { role: string; ignoreExists?: boolean }) => {
+        const username = validName(name, 'add');
+        const role = validRole(options.role);
+        if (await admin.store.user(username)) {
+          if (!options.ignoreExists) fail(`user ${username} already exists`);
+          return say(`user ${username} already exists (exited successfully)`);
+        }
+        try {
+          await admin.store.addUser(username, await newPasswordHash(), role);
+        } catch (err) {
+          if (err instanceof AlreadyExists) fail(`user ${username} already exists`);
+          throw err;
+        }
+        say(`user ${username} added with role ${role}`);
+      }),
+    );
+
+  user
+    .command('remove')
+    .aliases(['del', 'rm'])
+    .description('Removes a user')
+    .argument('[username]')
+    .action(
+      adminAction(async (admin, name: string | undefined) => {
+        const username = validName(name, 'del');
+        await existingUser(admin.store, username);
+        await admin.store.removeUser(username);
+        say(`user ${username} removed`);
+      }),
+    );
+
+  user
+    .command('change-pass')
+    .alias('chp')
+    .description("Changes a user's password")
+    .argument('[username]')
+    .action(
+      adminAction(async (admin, name: string | undefined) => {
+        const username = validName(name, 'change-pass');
+        await existingUser(admin.store, username);
+        await admin.store.changePassword(username, await newPasswordHash());
+        say(`changed password for user ${username}`);
+      }),
+    );
+
+  user
+    .command('change-role')
+    .alias('chr')
+    .description('Changes the role of a user')
+    .argument('[username]')
+    .argument('[role]')
+    .action(
+      adminAction(async (admin, name: string | undefined, roleWord: string | undefined) => {
+        if (!name || !roleWord) fail("username and new role expected, type 'tocsin user change-role --help' for help");
+        const username = validName(name, 'change-role');
+        const role = validRole(roleWord);
+        await existingUser(admin.store, username);
+        await admin.store.changeRole(username, role);
+        say(`changed role for user ${username} to ${role}`);
+      }),
+    );
+
+  user
+    .command('change-tier')
+    .alias('cht')
+    .description('Changes the tier of a user')
+    .argument('[username]')
+    .argument('[tier]', 'tier code, or - to reset')
+    .action(
+      adminAction(async (admin, name: string | undefined, tier: string | undefined) => {
+        if (!name || !tier) fail("username and new tier expected, type 'tocsin user change-tier --help' for help");
+        const username = validName(name, 'change-tier');
+        await existingUser(admin.store, username);
+        if (tier === '-') {
+          await admin.store.changeTier(username, undefined);
+          return say(`removed tier from user ${username}`);
+        }
+        if (!(await admin.store.tier(tier))) fail(`tier ${tier} does not exist`);
+        await admin.store.changeTier(username, tier);
+        say(`changed tier for user ${username} to ${tier}`);
+      }),
+    );
+
+  user
+    .command('list')
+    .aliases(['l', 'ls'])
+    .description('Shows a list of users')
+    .action(adminAction(async (admin) => showUsers(admin, await allUsers(admin.store))));
+}
+
+function validName(name: string | undefined, command: string): string {
+  if (!name) fail(`username expected, type 'tocsin user ${command} --help' for help`);
+  if (name === everyone || name === everyoneWord || !usernamePattern.test(name)) fail('username not allowed');
+  return name;
+}
+
+function validRole(role: string): Role {
+  if (role !== 'admin' && role !== 'user') fail("role must be either 'user' or 'admin'");
+  return role;
+}

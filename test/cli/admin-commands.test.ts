@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import bcrypt from 'bcryptjs';
+import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
+import { tempDir } from '../support/server.js';
+
+/** `tocsin user|access|token|tier` as child processes against a real auth-file, as an admin runs them. */
+
+const bin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
+let authFile: string;
+
+interface Run {
+  code: number;
+  stderr: string;
+  stdout: string;
+}
+
+function tocsin(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [bin, ...args], { env: { ...process.env, NTFY_PASSWORD: '', TOCSIN_PASSWORD: '', ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** Runs `tocsin <command> --auth-file F <rest>` and returns [exit code, stderr lines]. */
+async function admin(command: string, rest: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<[number, string[]]> {
+  const run = await tocsin([command, '--auth-file', authFile, ...rest], env, input);
+  return [run.code, run.stderr.trimEnd().split('\n')];
+}
+
+async function inStore<T>(read: (store: SqliteAuthStore) => Promise<T>): Promise<T> {
+  const store = new SqliteAuthStore(authFile);
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+// A top-level directory: tempDir() called from a hook would be removed when the hook ends.
+const dir = mkdtempSync(join(tmpdir(), 'tocsin-cli-'));
+before(async () => {
+  authFile = join(dir, 'auth.db');
+  await new SqliteAuthStore(authFile).close(); // as the server leaves it after its first start
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('tocsin user', () => {
+  it('adds users with the password from the environment or typed twice', async () => {
+    assert.deepEqual(await admin('user', ['add', '--role=admin', 'phil'], { NTFY_PASSWORD: 'secret' }), [0, ['user phil added with role admin']]);
+    assert.deepEqual(await admin('user', ['add', 'ben'], {}, 'typed\ntyped\n'), [0, [`password: \r${' '.repeat(25)}\rconfirm: \r${' '.repeat(25)}\ruser ben added with role user`]]);
+    assert.ok(await inStore(async (s) => bcrypt.compareSync('typed', (await s.user('ben'))!.hash)));
+    assert.equal((await inStore((s) => s.user('phil')))?.role, 'admin');
+  });
+
+  it('refuses bad input with ntfy\'s messages and exit code 1', async () => {
+    const cases: [string[], string][] = [
+      [['add', 'phil'], 'user phil already exists'],
+      [['add', '--role=king', 'carl'], "role must be either 'user' or 'admin'"],
+      [['add', 'everyone'], 'username not allowed'],
+      [['add', 'bad name'], 'username not allowed'],
+      [['add'], "username expected, type 'tocsin user add --help' for help"],
+      [['del', 'nobody'], 'user nobody does not exist'],
+      [['change-role', 'ben', 'root'], "role must be either 'user' or 'admin'"],
+      [['change-tier', 'ben', 'gold'], 'tier gold does not exist'],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('user', args, { NTFY_PASSWORD: 'x' }), [1, [message]], args.join(' '));
+    assert.deepEqual(await admin('user', ['add', 'carl'], {}, 'one\ntwo\n'), [1, [`password: \r${' '.repeat(25)}\rconfirm: \r${' '.repeat(25)}\rpasswords do not match: try it again, but this time type slooowwwlly`]]);
+    assert.deepEqual(await admin('user', ['add', '--ignore-exists', 'phil']), [0, ['user phil already exists (exited successfully)']]);
+  });
+
+  it('changes passwords, roles and tiers, lists users and removes them', async () => {
+    assert.deepEqual(await admin('user', ['change-pass', 'ben'], { TOCSIN_PASSWORD: 'new' }), [0, ['changed password for user ben']]);
+    assert.ok(await inStore(async (s) => bcrypt.compareSync('new', (await s.user('ben'))!.hash)));
+    assert.deepEqual(await admin('user', ['add', 'dora'], { NTFY_PASSWORD: 'pw' }), [0, ['user dora added with role user']]);
+    assert.deepEqual(await admin('user', ['change-role', 'dora', 'admin']), [0, ['changed role for user dora to admin']]);
+    await admin('tier', ['add', '--name=Pro', 'pro']);
+    assert.deepEqual(await admin('user', ['change-tier', 'ben', 'pro']), [0, ['changed tier for user ben to pro']]);
+    assert.deepEqual(await admin('user', ['list']), [0, [
+      'user dora (role: admin, tier: none)', '- read-write access to all topics (admin role)',
+      'user phil (role: admin, tier: none)', '- read-write access to all topics (admin role)',
+      'user * (role: anonymous, tier: none)', '- no topic-specific permissions', '- read-write access to all (other) topics (server config)',
+      'user ben (role: user, tier: Pro)', '- no topic-specific permissions',
+    ]]);
+    assert.deepEqual(await admin('user', ['change-tier', 'ben', '-']), [0, ['removed tier from user ben']]);
+    assert.deepEqual(await admin('user', ['remove', 'dora']), [0, ['user dora removed']]);
+    assert.equal(await inStore((s) => s.user('dora')), undefined);
+  });
+
+  it('reads the auth-file from a server.yml given with --config after the command word', async () => {
+    const yml = join(tempDir(), 'server.yml');
+    writeFileSync(yml, `auth-file: ${authFile}\nauth-default-access: deny-all\n`);
+    const run = await tocsin(['user', '--config', yml, 'add', '--role=user', 'erin'], { NTFY_PASSWORD: 'pw' });
+    assert.deepEqual([run.code, run.stderr], [0, 'user erin added with role user\n']);
+    const list = await tocsin(['access', '-c', yml, 'everyone']);
+    assert.equal(list.stderr, 'user * (role: anonymous, tier: none)\n- no topic-specific permissions\n- no access to any (other) topics (server config)\n');
+  });
+
+  it('needs an auth-file that exists', async () => {
+    assert.deepEqual([(await tocsin(['user', 'list'])).stderr], ['option auth-file not set; auth is unconfigured for this server\n']);
+    const missing = await tocsin(['user', '--auth-file', join(tempDir(), 'none.db'), 'list']);
+    assert.deepEqual([missing.code, missing.stderr], [1, 'auth-file does not exist; please start the server at least once to create it\n']);
+  });
+});
+
+describe('tocsin access', () => {
+  it('grants, shows and resets access; everyone is the anonymous user', async () => {
+    assert.deepEqual(await admin('access', ['ben', 'alerts*', 'ro']), [0, ['granted read-only access to topic alerts*', '', 'user ben (role: user, tier: none)', '- read-only access to topic alerts*']]);
+    assert.deepEqual((await admin('access', ['ben', 'alerts-db', 'rw']))[1][0], 'granted read-write access to topic alerts-db');
+    assert.deepEqual(await admin('access', ['everyone', 'announcements', 'read-only']), [0, [
+      'granted read-only access to topic announcements', '', 'user * (role: anonymous, tier: none)',
+      '- read-only access to topic announcements', '- read-write access to all (other) topics (server config)',
+    ]]);
+    assert.deepEqual(await admin('access', ['ben']), [0, ['user ben (role: user, tier: none)', '- read-write access to topic alerts-db', '- read-only access to topic alerts*']]);
+    assert.deepEqual(await inStore((s) => s.permission('ben', 'alerts-web')), { read: true, write: false });
+    assert.deepEqual(await admin('access', ['--reset', 'ben', 'alerts-db']), [0, ['reset access for user ben and topic alerts-db', '', 'user ben (role: user, tier: none)', '- read-only access to topic alerts*']]);
+    assert.deepEqual((await admin('access', ['--reset', 'ben']))[1][0], 'reset access for user ben');
+    assert.deepEqual(await admin('access', ['--reset']), [0, ['reset access for all users']]);
+    assert.deepEqual(await inStore((s) => s.grants('*')), []);
+  });
+
+  it('refuses bad input', async () => {
+    const cases: [string[], string][] = [
+      [['ben', 'alerts', 'everything'], 'permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)'],
+      [['ghost', 'alerts', 'rw'], 'user ghost does not exist'],
+      [['phil', 'alerts', 'rw'], 'user phil is an admin user, access control entries have no effect'],
+      [['ben', 'bad topic!', 'rw'], 'invalid topic or topic pattern bad topic!: letters, digits, - and _ and * only, up to 64'],
+      [['ben', 'alerts'], "invalid syntax, please check 'tocsin access --help' for usage details"],
+      [['--reset', 'ben', 'alerts', 'rw'], "too many arguments, please check 'tocsin access --help' for usage details"],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
+  });
+});
+
+describe('tocsin token', () => {
+  it('adds, lists and removes tokens', async () => {
+    const [code, [line]] = await admin('token', ['add', '--label=CI', '--expires=30d', 'ben']);
+    assert.equal(code, 0);
+    const match = /^token (tk_[a-z0-9]{29}) created for user ben, expires \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d UTC \d{4}$/.exec(line as string);
+    assert.ok(match, line);
+    const token = match[1] as string;
+    const stored = await inStore((s) => s.tokens('ben'));
+    assert.deepEqual(stored.map((t) => [t.token, t.label]), [[token, 'CI']]);
+    assert.ok(Math.abs(stored[0]!.expires - (Date.now() / 1000 + 30 * 86400)) < 10, 'expires in 30 days');
+    const [, list] = await admin('token', ['list', 'ben']);
+    assert.equal(list[0], 'user ben');
+    assert.match(list[1] as string, new RegExp(`^- ${token} \\(CI\\), expires \\d\\d \\w{3} \\d\\d \\d\\d:\\d\\d UTC, accessed from 0\\.0\\.0\\.0 at \\d\\d \\w{3} \\d\\d \\d\\d:\\d\\d UTC$`));
+    assert.match((await admin('token', ['add', 'phil']))[1][0] as string, /^token tk_[a-z0-9]{29} created for user phil, never expires$/);
+    assert.deepEqual(await admin('token', ['remove', 'ben', token]), [0, [`token ${token} for user ben removed`]]);
+    assert.deepEqual(await admin('token', ['list', 'ben']), [0, ['user ben has no access tokens']]);
+  });
+
+  it('refuses bad input', async () => {
+    const cases: [string[], string][] = [
+      [['add'], "username expected, type 'tocsin token add --help' for help"],
+      [['add', 'ghost'], 'user ghost does not exist'],
+      [['add', 'everyone'], 'username not allowed'],
+      [['add', '--expires=whenever', 'ben'], 'invalid expiry "whenever": use a duration (30d, 12h), a date or a Unix time'],
+      [['remove', 'ben'], "username and token expected, type 'tocsin token remove --help' for help"],
+      [['remove', 'ben', 'tk_nonononononononononononononon'], 'token tk_nonononononononononononononon for user ben does not exist'],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('token', args), [1, [message]], args.join(' '));
+  });
+});
+
+describe('tocsin tier', () => {
+  it('adds with ntfy\'s defaults, changes only the flags given, lists and removes', async () => {
+    assert.deepEqual(await admin('tier', ['add', '--message-limit=100', '--attachment-file-size-limit=2M', 'basic']), [0, [
+      'tier added', '', 'tier basic', '- Name: basic', '- Message limit: 100', '- Message expiry duration: 12h0m0s (43200 seconds)',
+      '- Email limit: 20', '- Phone call limit: 0', '- Reservation limit: 3', '- Attachment file size limit: 2.0 MB',
+      '- Attachment total size limit: 100.0 MB', '- Attachment expiry duration: 6h0m0s (21600 seconds)', '- Attachment daily bandwidth limit: 1.0 GB',
+    ]]);
+    const [code, changed] = await admin('tier', ['change', '--name=Basic', '--reservation-limit=5', '--message-expiry-duration=1d', 'basic']);
+    assert.equal(code, 0);
+    assert.deepEqual(changed.slice(0, 4), ['tier updated', '', 'tier basic', '- Name: Basic']);
+    assert.ok(changed.includes('- Message expiry duration: 24h0m0s (86400 seconds)'));
+    assert.ok(changed.includes('- Reservation limit: 5'));
+    assert.ok(changed.includes('- Message limit: 100'), 'kept');
+    assert.deepEqual((await admin('tier', ['list']))[1].filter((l) => l.startsWith('tier ')), ['tier basic', 'tier pro']);
+    assert.deepEqual(await admin('tier', ['remove', 'basic']), [0, ['tier basic removed']]);
+  });
+
+  it('refuses bad input', async () => {
+    await admin('user', ['change-tier', 'ben', 'pro']);
+    const cases: [string[], string][] = [
+      [['add', 'pro'], 'tier pro already exists'],
+      [['add', 'bad code!'], 'tier code must consist only of numbers and letters'],
+      [['add', '--message-limit=lots', 'gold'], 'invalid value for --message-limit: "lots"'],
+      [['change', 'gold'], 'tier gold does not exist'],
+      [['remove', 'gold'], 'tier gold does not exist'],
+      [['remove', 'pro'], 'tier pro is in use by 1 user(s)'],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('tier', args), [1, [message]], args.join(' '));
+  });
+});
+
