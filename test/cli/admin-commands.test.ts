@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
-import { tempDir } from '../support/server.js';
+import { startTestServer, tempDir } from '../support/server.js';
 
 /** `tocsin user|access|token|tier` as child processes against a real auth-file, as an admin runs them. */
 
@@ -200,3 +200,26 @@ describe('tocsin tier', () => {
   });
 });
 
+
+describe('a running server and the CLI', () => {
+  it('sees password changes, new grants and removed tokens from the CLI at once', async () => {
+    const file = join(tempDir(), 'auth.db');
+    const server = await startTestServer({ 'auth-file': file, 'auth-default-access': 'deny-all' });
+    after(() => server.server.close());
+    const cli = async (command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> => (await tocsin([command, '--auth-file', file, ...args], env)).code;
+    const publish = async (authorization: string): Promise<number> =>
+      (await fetch(`${server.url}/ops`, { method: 'POST', body: 'x', headers: { Authorization: authorization } })).status;
+    const basic = (password: string): string => `Basic ${Buffer.from(`ops:${password}`).toString('base64')}`;
+    assert.equal(await cli('user', ['add', 'ops'], { NTFY_PASSWORD: 'one' }), 0);
+    assert.equal(await publish(basic('one')), 403, 'no grant yet');
+    assert.equal(await cli('access', ['ops', 'ops', 'wo']), 0);
+    assert.equal(await publish(basic('one')), 200, 'verified with bcrypt, then remembered');
+    assert.equal(await cli('user', ['change-pass', 'ops'], { NTFY_PASSWORD: 'two' }), 0);
+    assert.equal(await publish(basic('one')), 401, 'the remembered check went with the old hash');
+    assert.equal(await publish(basic('two')), 200);
+    const token = /tk_[a-z0-9]{29}/.exec((await tocsin(['token', '--auth-file', file, 'add', 'ops'])).stderr)?.[0] as string;
+    assert.equal(await publish(`Bearer ${token}`), 200);
+    assert.equal(await cli('token', ['remove', 'ops', token]), 0);
+    assert.equal(await publish(`Bearer ${token}`), 401);
+  });
+});
