@@ -1,7 +1,7 @@
-import { everyone, parsePermission, tokenPattern, topicPatternPattern, usernamePattern, type Permission, type Role } from '../model/access.js';
-import type { AuthStore } from '../store/auth-store.js';
+import { everyone, parsePermission, tokenPattern, topicPatternPattern, usernamePattern, type Role } from '../model/access.js';
+import type { AuthStore, Provisioning } from '../store/auth-store.js';
 
-export interface Provisioning {
+export interface ProvisioningLines {
   users: readonly string[];
   access: readonly string[];
   tokens: readonly string[];
@@ -11,28 +11,25 @@ const bcryptHash = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 /**
  * Applies `auth-users`, `auth-access` and `auth-tokens` from server.yml (ntfy 2.14), so an
- * instance can be set up declaratively: listed users are created or brought to the listed
- * hash and role, listed entries and tokens are added or updated. Entries made with the
- * CLI stay. A malformed line stops the start, naming it.
+ * instance can be set up declaratively: what they list is made exactly so, what an
+ * earlier start provisioned and they no longer list is removed, and what the CLI or the
+ * API made stays. Provisioned users and tokens cannot be changed by the CLI or the API.
+ * A malformed line, or an entry or token of a user the file does not provision, stops
+ * the start, naming it.
  */
-export async function provision(store: AuthStore, p: Provisioning): Promise<void> {
-  const users = p.users.map(parseUser);
-  const access = p.access.map(parseAccess);
-  const tokens = p.tokens.map(parseToken);
-  for (const u of users) {
-    if (await store.user(u.name)) {
-      await store.changePassword(u.name, u.hash);
-      await store.changeRole(u.name, u.role);
-    } else {
-      await store.addUser(u.name, u.hash, u.role);
-    }
+export async function provision(store: AuthStore, lines: ProvisioningLines): Promise<void> {
+  const users = lines.users.map(parseUser);
+  const grants = lines.access.map(parseAccess);
+  const tokens = lines.tokens.map(parseToken);
+  const roles = new Map(users.map((u) => [u.name, u.role]));
+  for (const g of grants) {
+    if (g.user !== everyone && !roles.has(g.user)) throw new Error(`user ${g.user} is not a provisioned user, refusing to add ACL entry`);
+    if (roles.get(g.user) === 'admin') throw new Error(`adding access control entries is not allowed for admin roles for user ${g.user}`);
   }
-  for (const a of access) await store.allowAccess(a.user, a.topic, a.permission);
   for (const t of tokens) {
-    const existing = (await store.tokens(t.user)).find((k) => k.token === t.token);
-    if (existing) await store.removeToken(t.user, t.token);
-    await store.addToken(t.user, { token: t.token, label: t.label, expires: 0, lastAccess: existing?.lastAccess ?? 0, lastOrigin: existing?.lastOrigin ?? '' });
+    if (!roles.has(t.user)) throw new Error(`user ${t.user} is not a provisioned user, refusing to add tokens`);
   }
+  await store.provision({ users, grants, tokens });
 }
 
 /** The three colon-separated fields of a user or access line. */
@@ -50,7 +47,7 @@ function parseUser(line: string): { name: string; hash: string; role: Role } {
   return { name, hash, role };
 }
 
-function parseAccess(line: string): { user: string; topic: string; permission: Permission } {
+function parseAccess(line: string): Provisioning['grants'][number] {
   const [user, topic, word] = three('auth-access', line);
   const permission = parsePermission(word);
   if (user !== everyone && !usernamePattern.test(user)) throw new Error(`invalid auth-access entry ${JSON.stringify(line)}: bad user name`);

@@ -21,6 +21,8 @@ export interface User {
   /** The topic the web app listens on for account changes (`st_...`). */
   syncTopic: string;
   prefs: Prefs;
+  /** Made from server.yml (`auth-users`): changed only there. */
+  provisioned: boolean;
   /** The token this request authenticated with, if it used one (ntfy's User.Token). */
   token?: string;
 }

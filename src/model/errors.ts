@@ -66,6 +66,8 @@ export const errors = {
   userExists: row(40901, 409, 'conflict: user already exists'),
   topicReserved: row(40902, 409, 'conflict: access control entry for topic or topic pattern already exists'),
   subscriptionExists: row(40903, 409, 'conflict: topic subscription already exists'),
+  provisionedUserChange: row(40905, 409, 'conflict: cannot change or delete provisioned user'),
+  provisionedTokenChange: row(40906, 409, 'conflict: cannot change or delete provisioned token'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
   tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),

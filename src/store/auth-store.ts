@@ -9,6 +9,15 @@ export interface Token {
   /** Unix seconds of the last use (0: never used) and the address it came from. */
   lastAccess: number;
   lastOrigin: string;
+  /** Made from server.yml (`auth-tokens`): changed only there. */
+  provisioned?: boolean;
+}
+
+/** What server.yml provisions (`auth-users`, `auth-access`, `auth-tokens`), checked by the caller. */
+export interface Provisioning {
+  users: { name: string; hash: string; role: Role }[];
+  grants: { user: string; topic: string; permission: Permission }[];
+  tokens: { user: string; token: string; label: string }[];
 }
 
 /**
@@ -28,8 +37,15 @@ export interface AuthStore {
    */
   permission(username: string, topic: string): Promise<Permission | undefined>;
   users(): Promise<User[]>;
+  /**
+   * Makes the provisioned users, entries and tokens exactly `p`, in one transaction, as
+   * ntfy 2.14: earlier provisioned ones no longer listed go, listed ones are added or
+   * brought up to date; what the CLI or the API made stays.
+   */
+  provision(p: Provisioning): Promise<void>;
   addUser(name: string, hash: string, role: Role): Promise<void>;
   removeUser(name: string): Promise<void>;
+  /** This and the next two throw `Provisioned` for a provisioned user. */
   changePassword(name: string, hash: string): Promise<void>;
   changeRole(name: string, role: Role): Promise<void>;
   /** Puts the user on tier `code`, or on none with undefined. */
@@ -53,7 +69,7 @@ export interface AuthStore {
   tokens(username: string): Promise<Token[]>;
   /** Changes what is given; undefined when the user has no such token. */
   changeToken(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined>;
-  /** Whether the token existed. */
+  /** Whether the token existed; `Provisioned` for a provisioned one. */
   removeToken(username: string, token: string): Promise<boolean>;
   removeExpiredTokens(now: number): Promise<void>;
   tiers(): Promise<Tier[]>;
@@ -68,3 +84,9 @@ export interface AuthStore {
 export class NotFound extends Error {}
 export class AlreadyExists extends Error {}
 export class InUse extends Error {}
+/** A provisioned user or token: server.yml owns it, the CLI and the API may not change it. */
+export class Provisioned extends Error {
+  constructor(readonly what: 'user' | 'token') {
+    super(`cannot change or delete provisioned ${what}`);
+  }
+}

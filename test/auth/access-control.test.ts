@@ -135,6 +135,9 @@ describe('provisioning (auth-users, auth-access, auth-tokens)', () => {
       [{ access: ['*:news:sometimes'] }, /permission must be/],
       [{ access: ['*:bad/topic:ro'] }, /bad topic pattern/],
       [{ tokens: ['phil:tk_short'] }, /tk_ and 29/],
+      [{ access: ['ghost:news:ro'] }, /^Error: user ghost is not a provisioned user, refusing to add ACL entry$/],
+      [{ users: [`root:${h}:admin`], access: ['root:news:ro'] }, /^Error: adding access control entries is not allowed for admin roles for user root$/],
+      [{ tokens: ['ghost:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb'] }, /^Error: user ghost is not a provisioned user, refusing to add tokens$/],
     ];
     for (const [p, message] of bad) await assert.rejects(provision(s, { users: [], access: [], tokens: [], ...p }), message);
   });

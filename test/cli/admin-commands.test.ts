@@ -222,4 +222,14 @@ describe('a running server and the CLI', () => {
     assert.equal(await cli('token', ['remove', 'ops', token]), 0);
     assert.equal(await publish(`Bearer ${token}`), 401);
   });
+
+  it('leaves users provisioned from server.yml to server.yml', async () => {
+    const file = join(tempDir(), 'auth.db');
+    const server = await startTestServer({ 'auth-file': file, 'auth-users': [`ops:${bcrypt.hashSync('pw', 4)}:user`] });
+    after(() => server.server.close());
+    for (const args of [['change-pass', 'ops'], ['remove', 'ops'], ['change-role', 'ops', 'admin']]) {
+      const run = await tocsin(['user', '--auth-file', file, ...args], { NTFY_PASSWORD: 'x' });
+      assert.deepEqual([run.code, run.stderr], [1, 'cannot change or delete provisioned user\n'], args.join(' '));
+    }
+  });
 });

@@ -82,6 +82,13 @@ describe('account API — sign-up, login, password', () => {
     assert.equal((await call('GET', '/v1/account', basic('carl', 'new')))[0], 200);
   });
 
+  it('users from server.yml cannot change their password or delete themselves (409)', async () => {
+    assert.deepEqual(await code(call('POST', '/v1/account/password', basic('phil'), { password: 'secret', new_password: 'x' })), [409, 40905]);
+    assert.deepEqual(await code(call('DELETE', '/v1/account', basic('phil'), { password: 'secret' })), [409, 40905]);
+    assert.deepEqual(await code(call('PUT', '/v1/users', basic('admin'), { username: 'phil', password: 'x' })), [409, 40905]);
+    assert.equal((await call('GET', '/v1/account', basic('phil')))[0], 200, 'unchanged');
+  });
+
   it('deletes the account with the password confirmed', async () => {
     await call('POST', '/v1/account', undefined, { username: 'dora', password: 'pw' });
     assert.deepEqual(await code(call('DELETE', '/v1/account', basic('dora', 'pw'), { password: 'nope' })), [400, 40026]);

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { newToken, tokenPattern } from '../../src/model/access.js';
 import type { Tier } from '../../src/model/account.js';
-import { AlreadyExists, InUse, NotFound } from '../../src/store/auth-store.js';
+import { AlreadyExists, InUse, NotFound, Provisioned } from '../../src/store/auth-store.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { tempDir } from '../support/server.js';
 
@@ -107,12 +107,50 @@ describe('auth store', () => {
     const token = newToken();
     assert.match(token, tokenPattern);
     await s.addToken('phil', { token, label: 'old', expires: 1000, lastAccess: 0, lastOrigin: '' });
-    assert.deepEqual(await s.changeToken('phil', token, { label: 'CI' }), { token, label: 'CI', expires: 1000, lastAccess: 0, lastOrigin: '' });
+    assert.deepEqual(await s.changeToken('phil', token, { label: 'CI' }), { token, label: 'CI', expires: 1000, lastAccess: 0, lastOrigin: '', provisioned: false });
     assert.equal((await s.changeToken('phil', token, { expires: 2000 }))!.expires, 2000);
     assert.equal(await s.changeToken('ben', token, { label: 'x' }), undefined);
     const forever = newToken();
     await s.addToken('phil', { token: forever, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
     await s.removeExpiredTokens(2000);
     assert.deepEqual((await s.tokens('phil')).map((t) => t.token), [forever]);
+  });
+});
+
+describe('auth store — provisioning', () => {
+  const rw = { read: true, write: true };
+  it('makes provisioned users, entries and tokens exactly what is listed; what the CLI made stays', async () => {
+    const s = store();
+    const token1 = newToken();
+    const token2 = newToken();
+    await s.addUser('cli-user', '$cli', 'user');
+    await s.allowAccess('cli-user', 'cli-topic', rw);
+    await s.provision({
+      users: [{ name: 'ops', hash: '$1', role: 'user' }, { name: 'old', hash: '$1', role: 'user' }],
+      grants: [{ user: 'ops', topic: 'ops*', permission: rw }, { user: '*', topic: 'news', permission: { read: true, write: false } }],
+      tokens: [{ user: 'ops', token: token1, label: 'deploy' }, { user: 'old', token: token2, label: '' }],
+    });
+    assert.equal((await s.user('ops'))?.provisioned, true);
+    assert.equal((await s.tokens('ops'))[0]?.provisioned, true);
+    await s.provision({ users: [{ name: 'ops', hash: '$2', role: 'user' }], grants: [{ user: 'ops', topic: 'ops-db', permission: rw }], tokens: [{ user: 'ops', token: token1, label: 'ci' }] });
+    assert.equal((await s.user('ops'))?.hash, '$2');
+    assert.equal(await s.user('old'), undefined, 'no longer listed, so removed');
+    assert.deepEqual((await s.grants('ops')).map((g) => g.topic), ['ops-db']);
+    assert.deepEqual(await s.grants('*'), [], 'everyone\'s provisioned entry went too');
+    assert.deepEqual((await s.tokens('ops')).map((t) => [t.token, t.label]), [[token1, 'ci']]);
+    assert.equal(await s.userByToken(token2), undefined);
+    assert.deepEqual([(await s.user('cli-user'))?.hash, (await s.grants('cli-user')).length], ['$cli', 1], 'untouched');
+  });
+
+  it('refuses to change or delete what server.yml provisions', async () => {
+    const s = store();
+    const token = newToken();
+    await s.provision({ users: [{ name: 'ops', hash: '$1', role: 'user' }], grants: [], tokens: [{ user: 'ops', token, label: '' }] });
+    for (const change of [s.changePassword('ops', '$x'), s.changeRole('ops', 'admin'), s.removeUser('ops')]) {
+      await assert.rejects(change, (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned user');
+    }
+    await assert.rejects(s.removeToken('ops', token), (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned token');
+    await assert.rejects(s.changeToken('ops', token, { label: 'x' }), Provisioned);
+    await assert.rejects(s.changePassword('ghost', '$x'), NotFound);
   });
 });

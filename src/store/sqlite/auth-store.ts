@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { everyone, randomName, readWrite, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
-import { AlreadyExists, InUse, NotFound, type AuthStore, type Token } from '../auth-store.js';
+import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Provisioning, type Token } from '../auth-store.js';
 
 const createSchema = `
   CREATE TABLE IF NOT EXISTS tiers (
@@ -24,6 +24,7 @@ const createSchema = `
     tier TEXT REFERENCES tiers (code),
     sync_topic TEXT NOT NULL,
     prefs TEXT NOT NULL DEFAULT '{}',
+    provisioned INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL
   );
   CREATE TABLE IF NOT EXISTS access (
@@ -32,6 +33,7 @@ const createSchema = `
     read INTEGER NOT NULL,
     write INTEGER NOT NULL,
     owner TEXT,
+    provisioned INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (user, topic)
   );
   CREATE TABLE IF NOT EXISTS tokens (
@@ -40,7 +42,8 @@ const createSchema = `
     label TEXT NOT NULL,
     expires INTEGER NOT NULL,
     last_access INTEGER NOT NULL,
-    last_origin TEXT NOT NULL
+    last_origin TEXT NOT NULL,
+    provisioned INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX IF NOT EXISTS idx_tokens_user ON tokens (user);
   CREATE INDEX IF NOT EXISTS idx_users_tier ON users (tier);
@@ -53,6 +56,7 @@ interface UserRow {
   sync_topic: string;
   prefs: string;
   tier: string | null;
+  provisioned: number;
 }
 
 interface TierRow {
@@ -69,11 +73,11 @@ interface TierRow {
   attachment_bandwidth_limit: number;
 }
 
-const selectUser = 'SELECT name, hash, role, sync_topic, prefs, tier FROM users';
+const selectUser = 'SELECT name, hash, role, sync_topic, prefs, tier, provisioned FROM users';
 /** Most reads remembered before the memory starts over. */
 const memoLimit = 10_000;
 
-const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin FROM tokens';
+const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin, provisioned = 1 AS provisioned FROM tokens';
 
 /**
  * The auth-file: its own SQLite database, apart from the cache, so it can be kept and
@@ -174,21 +178,46 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async removeUser(name: string): Promise<void> {
-    this.db.transaction(() => {
-      this.changed(this.write('DELETE FROM users WHERE name = ?', name).changes, name);
-      this.write('DELETE FROM access WHERE user = ? OR owner = ?', name, name);
-    })();
+    this.unprovisioned(name);
+    this.deleteUser(name);
   }
 
   async changePassword(name: string, hash: string): Promise<void> {
-    this.changed(this.write('UPDATE users SET hash = ? WHERE name = ?', hash, name).changes, name);
+    this.unprovisioned(name);
+    this.write('UPDATE users SET hash = ? WHERE name = ?', hash, name);
   }
 
   async changeRole(name: string, role: Role): Promise<void> {
+    this.unprovisioned(name);
+    this.setRole(name, role);
+  }
+
+  async provision(p: Provisioning): Promise<void> {
     this.db.transaction(() => {
-      this.changed(this.write('UPDATE users SET role = ? WHERE name = ?', role, name).changes, name);
-      // An admin may do everything, so entries of their own would only mislead (as ntfy).
-      if (role === 'admin') this.write('DELETE FROM access WHERE user = ?', name);
+      const listed = new Set(p.users.map((u) => u.name));
+      const earlier = this.sql('SELECT name FROM users WHERE provisioned = 1').pluck().all() as string[];
+      for (const name of earlier.filter((n) => !listed.has(n))) this.deleteUser(name);
+      for (const u of p.users) {
+        this.write(
+          `INSERT INTO users (name, hash, role, sync_topic, provisioned, created) VALUES (?, ?, ?, ?, 1, ?)
+           ON CONFLICT (name) DO UPDATE SET hash = excluded.hash, provisioned = 1`,
+          u.name, u.hash, u.role, randomName('st_', 16), Math.floor(Date.now() / 1000),
+        );
+        this.setRole(u.name, u.role);
+      }
+      // Entries carry no state of their own: drop the provisioned ones and add them anew.
+      this.write('DELETE FROM access WHERE provisioned = 1');
+      for (const g of p.grants) this.upsertAccess(g.user, g.topic, g.permission, null, true);
+      const tokens = new Set(p.tokens.map((t) => t.token));
+      const earlierTokens = this.sql('SELECT token FROM tokens WHERE provisioned = 1').pluck().all() as string[];
+      for (const token of earlierTokens.filter((t) => !tokens.has(t))) this.write('DELETE FROM tokens WHERE token = ?', token);
+      for (const t of p.tokens) {
+        this.write(
+          `INSERT INTO tokens (token, user, label, expires, last_access, last_origin, provisioned) VALUES (?, ?, ?, 0, 0, '', 1)
+           ON CONFLICT (token) DO UPDATE SET user = excluded.user, label = excluded.label, expires = 0, provisioned = 1`,
+          t.token, t.user, t.label,
+        );
+      }
     })();
   }
 
@@ -262,17 +291,20 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async tokens(username: string): Promise<Token[]> {
-    return this.sql(`${selectToken} WHERE user = ? ORDER BY expires = 0 DESC, expires DESC, token`).all(username) as Token[];
+    return (this.sql(`${selectToken} WHERE user = ? ORDER BY expires = 0 DESC, expires DESC, token`).all(username) as TokenRow[]).map(toToken);
   }
 
   async changeToken(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined> {
-    this.write('UPDATE tokens SET label = coalesce(?, label), expires = coalesce(?, expires) WHERE user = ? AND token = ?', 
+    this.unprovisionedToken(username, token);
+    this.write('UPDATE tokens SET label = coalesce(?, label), expires = coalesce(?, expires) WHERE user = ? AND token = ?',
       change.label ?? null, change.expires ?? null, username, token,
     );
-    return this.sql(`${selectToken} WHERE user = ? AND token = ?`).get(username, token) as Token | undefined;
+    const row = this.sql(`${selectToken} WHERE user = ? AND token = ?`).get(username, token) as TokenRow | undefined;
+    return row && toToken(row);
   }
 
   async removeToken(username: string, token: string): Promise<boolean> {
+    this.unprovisionedToken(username, token);
     return this.write('DELETE FROM tokens WHERE user = ? AND token = ?', username, token).changes > 0;
   }
 
@@ -311,23 +343,66 @@ export class SqliteAuthStore implements AuthStore {
     this.db.close();
   }
 
-  private upsertAccess(username: string, topic: string, p: Permission, owner: string | null): void {
+  private upsertAccess(username: string, topic: string, p: Permission, owner: string | null, provisioned = false): void {
     this.write(
-      `INSERT INTO access (user, topic, read, write, owner) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user, topic) DO UPDATE SET read = excluded.read, write = excluded.write, owner = excluded.owner`,
-      username, topic, p.read ? 1 : 0, p.write ? 1 : 0, owner,
+      `INSERT INTO access (user, topic, read, write, owner, provisioned) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user, topic) DO UPDATE SET read = excluded.read, write = excluded.write, owner = excluded.owner, provisioned = excluded.provisioned`,
+      username, topic, p.read ? 1 : 0, p.write ? 1 : 0, owner, provisioned ? 1 : 0,
     );
+  }
+
+  private deleteUser(name: string): void {
+    this.db.transaction(() => {
+      this.write('DELETE FROM users WHERE name = ?', name);
+      this.write('DELETE FROM access WHERE user = ? OR owner = ?', name, name);
+    })();
+  }
+
+  private setRole(name: string, role: Role): void {
+    this.db.transaction(() => {
+      this.write('UPDATE users SET role = ? WHERE name = ?', role, name);
+      // An admin may do everything, so entries of their own would only mislead (as ntfy).
+      if (role === 'admin') this.write('DELETE FROM access WHERE user = ?', name);
+    })();
+  }
+
+  /** NotFound for a missing user, Provisioned for one server.yml owns. */
+  private unprovisioned(name: string): void {
+    const provisioned = this.sql('SELECT provisioned FROM users WHERE name = ?').pluck().get(name) as number | undefined;
+    if (provisioned === undefined) throw new NotFound(`user ${name} does not exist`);
+    if (provisioned === 1) throw new Provisioned('user');
+  }
+
+  private unprovisionedToken(username: string, token: string): void {
+    const provisioned = this.sql('SELECT provisioned FROM tokens WHERE user = ? AND token = ?').pluck().get(username, token) as number | undefined;
+    if (provisioned === 1) throw new Provisioned('token');
   }
 
   private toUser(row: UserRow | undefined): User | undefined {
     if (!row) return undefined;
     const tier = row.tier === null ? undefined : this.sql('SELECT * FROM tiers WHERE code = ?').get(row.tier) as TierRow | undefined;
-    return { name: row.name, hash: row.hash, role: row.role, syncTopic: row.sync_topic, prefs: JSON.parse(row.prefs) as Prefs, ...(tier && { tier: toTier(tier) }) };
+    return {
+      name: row.name,
+      hash: row.hash,
+      role: row.role,
+      syncTopic: row.sync_topic,
+      prefs: JSON.parse(row.prefs) as Prefs,
+      provisioned: row.provisioned === 1,
+      ...(tier && { tier: toTier(tier) }),
+    };
   }
 
   private changed(changes: number, name: string): void {
     if (changes === 0) throw new NotFound(`user ${name} does not exist`);
   }
+}
+
+interface TokenRow extends Omit<Token, 'provisioned'> {
+  provisioned: number;
+}
+
+function toToken(row: TokenRow): Token {
+  return { ...row, provisioned: row.provisioned === 1 };
 }
 
 function toTier(r: TierRow): Tier {

@@ -12,7 +12,7 @@ import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { namePattern } from '../publish/parse.js';
 import { accountLimits, accountStats } from './limits.js';
-import { accounts, optional, requireUser, syncAccount, text, visitor } from './session.js';
+import { accounts, optional, requireUser, syncAccount, text, unlessProvisioned, visitor } from './session.js';
 
 /** A token made or extended without an expiry lasts this long (ntfy's tokenExpiryDuration). */
 const tokenExpirySeconds = 72 * 3600;
@@ -81,7 +81,7 @@ export async function deleteAccount(ctx: ServerContext, ex: Exchange, req: Reque
   const password = text(await body, 'password');
   if (password === '') throw errors.badRequest;
   await confirm(ctx, user, password);
-  await accounts(ctx).store.removeUser(user.name);
+  await unlessProvisioned(accounts(ctx).store.removeUser(user.name));
   await syncAccount(ctx, user);
   ex.json(success);
 }
@@ -95,7 +95,7 @@ export async function changePassword(ctx: ServerContext, ex: Exchange, req: Requ
   const newPassword = text(fields, 'new_password');
   if (password === '' || newPassword === '') throw errors.badRequest;
   await confirm(ctx, user, password);
-  await accounts(ctx).store.changePassword(user.name, await bcrypt.hash(newPassword, bcryptCost));
+  await unlessProvisioned(accounts(ctx).store.changePassword(user.name, await bcrypt.hash(newPassword, bcryptCost)));
   ex.json(success);
 }
 
@@ -125,7 +125,7 @@ export async function updateToken(ctx: ServerContext, ex: Exchange, req: Request
   if (!value) throw errors.noTokenProvided;
   const label = optional(fields, 'label', 'string');
   const expires = optional(fields, 'expires', 'number') ?? (label === undefined ? nowSeconds() + tokenExpirySeconds : undefined);
-  const token = await accounts(ctx).store.changeToken(user.name, value, { label, expires });
+  const token = await unlessProvisioned(accounts(ctx).store.changeToken(user.name, value, { label, expires }));
   if (!token) throw errors.notFound;
   await syncAccount(ctx, user);
   ex.json(tokenJson(token));
@@ -136,7 +136,7 @@ export async function deleteToken(ctx: ServerContext, ex: Exchange, req: Request
   const user = await requireUser(ctx, req);
   const value = param(req, 'token') || user.token;
   if (!value) throw errors.noTokenProvided;
-  if (!(await accounts(ctx).store.removeToken(user.name, value))) throw errors.notFound;
+  if (!(await unlessProvisioned(accounts(ctx).store.removeToken(user.name, value)))) throw errors.notFound;
   await syncAccount(ctx, user);
   ex.json(success);
 }

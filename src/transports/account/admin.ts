@@ -6,7 +6,7 @@ import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { accounts, requireAdmin, text } from './session.js';
+import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
 
@@ -56,7 +56,7 @@ export async function updateUser(ctx: ServerContext, ex: Exchange, req: RequestI
   const existing = await store.user(username);
   if (existing?.role === 'admin') throw errors.forbidden;
   if (!existing) await store.addUser(username, await passwordHash(fields), 'user');
-  else if (hasPassword) await store.changePassword(username, await passwordHash(fields));
+  else if (hasPassword) await unlessProvisioned(store.changePassword(username, await passwordHash(fields)));
   if (tier) await store.changeTier(username, tier);
   ex.json(success);
 }
@@ -69,7 +69,7 @@ export async function deleteUser(ctx: ServerContext, ex: Exchange, req: RequestI
   const store = accounts(ctx).store;
   const user = await existingUser(store, username);
   if (user.role !== 'user') throw errors.unauthorized.wrap('can only remove regular users from API');
-  await store.removeUser(username);
+  await unlessProvisioned(store.removeUser(username));
   ex.json(success);
 }
 

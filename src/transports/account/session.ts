@@ -2,6 +2,7 @@ import type { AccessControl } from '../../auth/access-control.js';
 import type { User } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds, randomId } from '../../model/message.js';
+import { Provisioned } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { credentials } from '../http/credentials.js';
 import type { RequestInfo } from '../http/request.js';
@@ -55,4 +56,14 @@ export function optional<T extends 'string' | 'number'>(body: Record<string, unk
   if (value === undefined || value === null) return undefined;
   if (typeof value !== type || (type === 'number' && !Number.isInteger(value))) throw errors.jsonInvalid;
   return value as T extends 'string' ? string : number;
+}
+
+/** A change the store refuses because server.yml owns the user or token: 409, as ntfy. */
+export async function unlessProvisioned<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (err) {
+    if (!(err instanceof Provisioned)) throw err;
+    throw err.what === 'token' ? errors.provisionedTokenChange : errors.provisionedUserChange;
+  }
 }
