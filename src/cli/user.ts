@@ -101,6 +101,18 @@ export function registerUser(program: Command): void {
       }),
     );
 
+  // For auth-users in server.yml: needs no auth-file.
+  user
+    .command('hash')
+    .description('Prints the bcrypt hash of a password (typed, or TOCSIN_PASSWORD / NTFY_PASSWORD), for auth-users')
+    .action(async () => {
+      try {
+        process.stdout.write(`${await newPasswordHash()}\n`);
+      } catch (err) {
+        fail(err instanceof Error ? err.message : String(err));
+      }
+    });
+
   user
     .command('list')
     .aliases(['l', 'ls'])

@@ -102,6 +102,13 @@ describe('tocsin user', () => {
     assert.equal(list.stderr, 'user * (role: anonymous, tier: none)\n- no topic-specific permissions\n- no access to any (other) topics (server config)\n');
   });
 
+  it('hash prints a bcrypt hash for auth-users, without an auth-file', async () => {
+    const run = await tocsin(['user', 'hash'], { NTFY_PASSWORD: 'pw' });
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^\$2[aby]\$10\$[./A-Za-z0-9]{53}\n$/);
+    assert.ok(bcrypt.compareSync('pw', run.stdout.trim()));
+  });
+
   it('needs an auth-file that exists', async () => {
     assert.deepEqual([(await tocsin(['user', 'list'])).stderr], ['option auth-file not set; auth is unconfigured for this server\n']);
     const missing = await tocsin(['user', '--auth-file', join(tempDir(), 'none.db'), 'list']);
