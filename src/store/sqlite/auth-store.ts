@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { everyone, randomName, readWrite, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
+import { Statements } from './statements.js';
 import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Provisioning, type Token } from '../auth-store.js';
 
 const createSchema = `
@@ -86,7 +87,7 @@ const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, la
  */
 export class SqliteAuthStore implements AuthStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -94,6 +95,7 @@ export class SqliteAuthStore implements AuthStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(createSchema);
+    this.statements = new Statements(this.db);
   }
 
   /**
@@ -131,12 +133,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   async user(name: string): Promise<User | undefined> {

@@ -14,6 +14,7 @@ import {
   type RemoveJobsOptions,
 } from 'agenda';
 import type Database from 'better-sqlite3';
+import { Statements } from './statements.js';
 
 /**
  * Agenda's JobRepository on the embedded SQLite database. The columns are the fields the
@@ -79,18 +80,15 @@ const sortColumns: Record<keyof JobsSort, string> = {
 };
 
 export class SqliteJobRepository implements JobRepository {
-  /** Prepared once per text: the job processor runs the same few statements for every job. */
-  private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = new Statements(db);
+  }
 
   private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   async connect(): Promise<void> {
