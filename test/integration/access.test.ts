@@ -62,6 +62,13 @@ describe('access control — HTTP', () => {
     assert.deepEqual(await status('/alerts-db,inbox/json?poll=1', basic('phil'), 'GET'), [403, 40301]);
   });
 
+  it('answers 401 and 403 with ntfy\'s error bodies', async () => {
+    const unauthorized = await fetch(`${s.url}/alerts-db`, { method: 'POST', body: 'x', headers: { Authorization: basic('phil', 'wrong') } });
+    assert.deepEqual([unauthorized.status, await unauthorized.json()], [401, { code: 40101, http: 401, error: 'unauthorized', link: 'https://ntfy.sh/docs/publish/#authentication' }]);
+    const forbidden = await fetch(`${s.url}/alerts-db`, { method: 'POST', body: 'x' });
+    assert.deepEqual([forbidden.status, await forbidden.json()], [403, { code: 40301, http: 403, error: 'forbidden', link: 'https://ntfy.sh/docs/publish/#authentication' }]);
+  });
+
   it('GET /{topics}/auth answers whether the credentials may read', async () => {
     const res = await fetch(`${s.url}/alerts-db/auth`, { headers: { Authorization: `Bearer ${token}` } });
     assert.deepEqual([res.status, await res.json()], [200, { success: true }]);
