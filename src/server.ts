@@ -60,7 +60,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const authStore = config.authFile ? await openAuthStore(config) : undefined;
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats,
-    access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, config.authFailureLimit),
+    access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
+      authFailures: config.authFailureLimit,
+      signups: config.accountCreationLimit,
+    }),
     flusher: new TurnFlusher(),
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
       for (const sink of sinks) sink.push(event);

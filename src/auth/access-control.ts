@@ -34,12 +34,16 @@ export class AccessControl {
   /** Failed logins per address (ntfy's visitor auth limiter): guessing passwords is slow. */
   private readonly failures: TokenBuckets;
 
+  /** Sign-ups per address (ntfy's account creation limiter), spent by the account API. */
+  readonly signups: TokenBuckets;
+
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
-    failureLimit: RateLimit,
+    limits: { authFailures: RateLimit; signups: RateLimit },
   ) {
-    this.failures = new TokenBuckets(failureLimit);
+    this.failures = new TokenBuckets(limits.authFailures);
+    this.signups = new TokenBuckets(limits.signups);
   }
 
   /**

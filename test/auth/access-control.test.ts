@@ -10,7 +10,7 @@ import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { tempDir } from '../support/server.js';
 
 const deny: Permission = { read: false, write: false };
-const failures = { burst: 100, replenishMs: 1000 };
+const limits = { authFailures: { burst: 100, replenishMs: 1000 }, signups: { burst: 3, replenishMs: 1000 } };
 const hash = (password: string): string => bcrypt.hashSync(password, 4);
 
 function store(): SqliteAuthStore {
@@ -49,7 +49,7 @@ describe('access control', () => {
     await s.allowAccess('*', 'alerts-db', deny);
     await s.allowAccess('*', 'public*', parsePermission('ro') as Permission);
     await s.allowAccess('*', 'up_*', parsePermission('wo') as Permission);
-    const ac = new AccessControl(s, deny, failures);
+    const ac = new AccessControl(s, deny, limits);
     const phil = await s.user('phil');
     assert.equal(await code(ac.authorize(phil, ['alerts-db'], 'write')), undefined);
     assert.equal(await code(ac.authorize(phil, ['alerts-web'], 'read')), undefined);
@@ -65,7 +65,7 @@ describe('access control', () => {
     assert.equal(await code(ac.authorize(phil, ['alerts-db', 'elsewhere'], 'read')), 40301, 'every topic must pass');
     await s.addUser('root', hash('pw'), 'admin');
     assert.equal(await code(ac.authorize(await s.user('root'), ['elsewhere', 'alerts-db'], 'write')), undefined, 'admins may do everything');
-    const open = new AccessControl(s, parsePermission('read-write') as Permission, failures);
+    const open = new AccessControl(s, parsePermission('read-write') as Permission, limits);
     assert.equal(await code(open.authorize(undefined, ['elsewhere'], 'write')), undefined);
   });
 
@@ -74,7 +74,7 @@ describe('access control', () => {
     await s.addUser('ann', hash('first'), 'user');
     await s.addToken('ann', { token: 'tk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaa', label: 'cli', expires: 0, lastAccess: 0, lastOrigin: '' });
     await s.addToken('ann', { token: 'tk_expiredexpiredexpiredexpire', label: 'old', expires: 1, lastAccess: 0, lastOrigin: '' });
-    const ac = new AccessControl(s, deny, failures);
+    const ac = new AccessControl(s, deny, limits);
     const login = (password: string): Promise<unknown> => ac.authenticate({ kind: 'password', username: 'ann', password }, '127.0.0.1');
     assert.equal(((await login('first')) as { name: string }).name, 'ann');
     assert.equal(await code(login('wrong')), 40101);
@@ -96,7 +96,7 @@ describe('access control', () => {
   it('remembering a verified password makes repeated logins cheap', async () => {
     const s = store();
     await s.addUser('fast', bcrypt.hashSync('pw', 10), 'user');
-    const ac = new AccessControl(s, deny, failures);
+    const ac = new AccessControl(s, deny, limits);
     const credentials = { kind: 'password', username: 'fast', password: 'pw' } as const;
     let start = performance.now();
     await ac.authenticate(credentials, '');

@@ -3,7 +3,6 @@ import { bcryptCost, newToken, parsePermission, permissionName, usernamePattern,
 import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
-import { TokenBuckets } from '../../model/token-buckets.js';
 import type { Token } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
@@ -18,20 +17,15 @@ import { accounts, optional, requireUser, syncAccount, text, unlessProvisioned, 
 const tokenExpirySeconds = 72 * 3600;
 const success = { success: true };
 
-/** Sign-ups per address; made on first use so the limit follows the config of this server. */
-const signups = new WeakMap<ServerContext, TokenBuckets>();
-
 /** POST /v1/account: sign up (with enable-signup), or an admin adding a user. */
 export async function createAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
   const user = await visitor(ctx, req);
-  let limiter: TokenBuckets | undefined;
-  if (user?.role !== 'admin') {
+  const signup = user?.role !== 'admin';
+  if (signup) {
     if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
     if (user) throw errors.unauthorized;
-    limiter = signups.get(ctx) ?? new TokenBuckets(ctx.config.accountCreationLimit);
-    signups.set(ctx, limiter);
-    if (!limiter.allows(req.remoteAddress)) throw errors.tooManyAccounts;
+    if (!accounts(ctx).signups.allows(req.remoteAddress)) throw errors.tooManyAccounts;
   }
   const fields = await body;
   const username = text(fields, 'username');
@@ -40,7 +34,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   const store = accounts(ctx).store;
   if (await store.user(username)) throw errors.userExists;
   await store.addUser(username, await bcrypt.hash(password, bcryptCost), 'user');
-  limiter?.take(req.remoteAddress);
+  if (signup) accounts(ctx).signups.take(req.remoteAddress);
   ex.json(success);
 }
 
