@@ -9,7 +9,7 @@ import type { Exchange } from '../http/respond.js';
 function webConfig(config: Config): Record<string, unknown> {
   return {
     base_url: '',
-    app_root: '/app',
+    app_root: '/',
     enable_login: config.enableLogin,
     enable_signup: config.enableSignup,
     enable_payments: false,
