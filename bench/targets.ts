@@ -62,8 +62,13 @@ async function startForked(name: string, script: string, options: StartOptions):
 export const startTocsin = (options: StartOptions = {}): Promise<Target> =>
   startForked('tocsin', './tocsin-server.js', {
     ...options,
-    // A short minimum delay lets the scheduled scenario run in seconds.
-    settings: ['--global-topic-limit', '100000', '--keepalive-interval', '45s', '--message-delay-min', '1s', ...(options.settings ?? [])],
+    // A short minimum delay lets the scheduled scenario run in seconds. The load comes from
+    // one address: its visitor limits are raised out of reach, but still checked.
+    settings: [
+      '--global-topic-limit', '100000', '--keepalive-interval', '45s', '--message-delay-min', '1s',
+      '--visitor-request-limit-burst', '1000000000', '--visitor-message-daily-limit', '1000000000', '--visitor-subscription-limit', '1000000',
+      ...(options.settings ?? []),
+    ],
   });
 
 export const startCeiling = (options: StartOptions = {}): Promise<Target> => startForked('ceiling', './ceiling.js', options);

@@ -9,6 +9,7 @@ import type { Config } from './config/schema.js';
 import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { SqliteAuthStore } from './store/sqlite/auth-store.js';
+import { Visitors } from './visitors/visitors.js';
 import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -39,6 +40,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
+  const visitors = visitorsOf(config);
   if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
   const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
   const { cache } = store;
@@ -59,7 +61,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const authStore = config.authFile ? await openAuthStore(config) : undefined;
   const ctx: ServerContext = {
-    config, log, cache, hub, topics, publisher, stats,
+    config, log, cache, hub, topics, publisher, stats, visitors,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
       signups: config.accountCreationLimit,
@@ -95,6 +97,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('stopped');
     })());
   return { port, context: ctx, close };
+}
+
+/** The visitor registry; a bad network in proxy-trusted-hosts or the exempt hosts stops the start. */
+function visitorsOf(config: Config): Visitors {
+  try {
+    return new Visitors(config);
+  } catch (err) {
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 async function openAuthStore(config: Config): Promise<AuthStore> {
@@ -144,6 +155,7 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     ctx.stats.sample();
     await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
+    ctx.visitors.forget(Date.now());
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
   } catch (err) {
     ctx.log.error({ err }, 'housekeeping failed');

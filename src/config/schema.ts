@@ -57,6 +57,11 @@ export const settings = {
   'visitor-auth-failure-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more failed login allowed per this interval (fixed in ntfy)' },
   'visitor-account-creation-limit-burst': { kind: 'int', default: 3, doc: 'Accounts a visitor may sign up at once before 42906 (fixed in ntfy)' },
   'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
+  'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
+  'visitor-request-limit-exempt-hosts': { kind: 'list', default: [], doc: 'Addresses or networks never rate-limited, e.g. 10.0.0.0/8' },
+  'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903' },
+  'visitor-prefix-bits-ipv4': { kind: 'int', default: 32, doc: 'Leading bits of an IPv4 address that make one visitor' },
+  'visitor-prefix-bits-ipv6': { kind: 'int', default: 64, doc: 'Leading bits of an IPv6 address that make one visitor (a /64 by default)' },
   'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
   'visitor-message-daily-limit': { kind: 'int', default: 0, doc: 'Messages per visitor per day; 0 derives it from visitor-request-limit-replenish' },
   'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
@@ -112,7 +117,12 @@ export interface Config {
   enableReservations: boolean;
   authFailureLimit: RateLimit;
   accountCreationLimit: RateLimit;
+  visitorRequestLimitBurst: number;
   visitorRequestLimitReplenishMs: number;
+  visitorRequestLimitExemptHosts: readonly string[];
+  visitorSubscriptionLimit: number;
+  visitorPrefixBitsIpv4: number;
+  visitorPrefixBitsIpv6: number;
   visitorMessageDailyLimit: number;
   visitorEmailLimitReplenishMs: number;
   attachmentFileSizeLimit: number;

@@ -74,6 +74,7 @@ export const errors = {
   tooManySubscriptions: row(42903, 429, 'limit reached: too many active subscriptions', `${docs}/publish/#limitations`),
   tooManyTopics: row(42904, 429, 'limit reached: the total number of topics on the server has been reached, please contact the admin', `${docs}/publish/#limitations`),
   bandwidthLimit: row(42905, 429, 'limit reached: daily bandwidth reached', `${docs}/publish/#limitations`),
+  tooManyMessages: row(42908, 429, 'limit reached: daily message quota reached', `${docs}/publish/#limitations`),
   tooManyAccounts: row(42906, 429, 'limit reached: too many accounts created', `${docs}/publish/#limitations`),
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),

@@ -6,6 +6,7 @@ import type { TopicHub } from '../streams/hub.js';
 import type { Publisher } from '../streams/publisher.js';
 import type { Stats } from '../streams/stats.js';
 import type { TopicRegistry } from '../streams/topics.js';
+import type { Visitors } from '../visitors/visitors.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { HttpSink } from './subscribe/http-sink.js';
@@ -23,6 +24,8 @@ export interface ServerContext {
   publisher: Publisher;
   /** Present with an auth-file; without one every topic is open. */
   access: AccessControl | undefined;
+  /** Rate limits and quotas per visitor (address, network or user on a tier). */
+  visitors: Visitors;
   stats: Stats;
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by topic. */

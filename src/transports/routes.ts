@@ -5,7 +5,7 @@ import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
-import { authorize } from './authorize.js';
+import { admit } from './admit.js';
 import { boolParam } from './http/params.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
@@ -86,7 +86,7 @@ export const routes: readonly Route[] = [
     methods: ['GET'],
     pattern: topicsPattern('auth'),
     handle: async (ctx, ex, req, [list]) => {
-      await authorize(ctx, req, (list as string).split(','), 'read');
+      await admit(ctx, req, (list as string).split(','), 'read');
       ex.json({ success: true });
     },
   },

@@ -19,10 +19,16 @@ export interface TestServer {
  * run as soon as `before` ends).
  */
 export async function startTestServer(settings: RawValues = {}): Promise<TestServer> {
-  const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...settings } });
+  const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...unlimited, ...settings } });
   const server = await startServer(config, pino({ level: process.env.TEST_LOG ?? 'silent' }));
   return { url: `http://127.0.0.1:${server.port}`, port: server.port, server };
 }
+
+/**
+ * Every test talks from 127.0.0.1, so ntfy's default visitor limits (60 requests at once,
+ * one per 5 s) would stop most of them; tests of the limits set their own.
+ */
+const unlimited: RawValues = { 'visitor-request-limit-burst': 1_000_000, 'visitor-message-daily-limit': 1_000_000_000, 'visitor-subscription-limit': 1_000_000 };
 
 /** A temp directory removed when the test file ends. */
 export function tempDir(): string {
@@ -42,7 +48,8 @@ const bin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
 
 /** `tocsin serve` in its own process (for SIGKILL and restart tests); resolves when it listens. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [bin, 'serve', '--listen-http', '127.0.0.1:0', '--log-format', 'json', ...args], {
+  const defaults = Object.entries(unlimited).flatMap(([key, value]) => [`--${key}`, String(value)]);
+  const child = spawn(process.execPath, [bin, 'serve', '--listen-http', '127.0.0.1:0', '--log-format', 'json', ...defaults, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

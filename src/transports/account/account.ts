@@ -4,6 +4,7 @@ import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
 import type { Token } from '../../store/auth-store.js';
+import { clientAddressOf, visitorOf } from '../admit.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import { param } from '../http/params.js';
@@ -25,7 +26,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   if (signup) {
     if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
     if (user) throw errors.unauthorized;
-    if (!accounts(ctx).signups.allows(req.remoteAddress)) throw errors.tooManyAccounts;
+    if (!accounts(ctx).signups.allows(clientAddressOf(ctx, req))) throw errors.tooManyAccounts;
   }
   const fields = await body;
   const username = text(fields, 'username');
@@ -34,7 +35,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   const store = accounts(ctx).store;
   if (await store.user(username)) throw errors.userExists;
   await store.addUser(username, await bcrypt.hash(password, bcryptCost), 'user');
-  if (signup) accounts(ctx).signups.take(req.remoteAddress);
+  if (signup) accounts(ctx).signups.take(clientAddressOf(ctx, req));
   ex.json(success);
 }
 
@@ -44,8 +45,9 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
   const store = accounts(ctx).store;
   const limits = accountLimits(ctx.config, user);
   const reservations = user ? await store.reservations(user.name) : [];
-  // Message, e-mail and attachment use is counted by the visitor limits, which are not built yet.
-  const stats = accountStats(limits, { messages: 0, emails: 0, calls: 0, reservations: reservations.length, attachmentTotalSize: 0 });
+  // E-mails, calls and attachments are not offered yet, so none are used.
+  const messages = visitorOf(ctx, req, user).messages(Date.now());
+  const stats = accountStats(limits, { messages, emails: 0, calls: 0, reservations: reservations.length, attachmentTotalSize: 0 });
   if (!user) {
     ex.json({ username: '*', role: 'anonymous', limits, stats });
     return;
@@ -103,7 +105,7 @@ export async function createToken(ctx: ServerContext, ex: Exchange, req: Request
     label: optional(fields, 'label', 'string') ?? '',
     expires: optional(fields, 'expires', 'number') ?? nowSeconds() + tokenExpirySeconds,
     lastAccess: nowSeconds(),
-    lastOrigin: req.remoteAddress,
+    lastOrigin: clientAddressOf(ctx, req),
   };
   await accounts(ctx).store.addToken(user.name, token);
   await syncAccount(ctx, user);

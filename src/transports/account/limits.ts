@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema.js';
 import type { User } from '../../model/access.js';
+import { dailyMessageLimit } from '../../visitors/visitors.js';
 
 const dayMs = 86_400_000;
 
@@ -40,7 +41,7 @@ export function accountLimits(config: Config, user: User | undefined): AccountLi
   }
   return {
     basis: 'ip',
-    messages: config.visitorMessageDailyLimit > 0 ? config.visitorMessageDailyLimit : Math.floor(dayMs / config.visitorRequestLimitReplenishMs),
+    messages: dailyMessageLimit(config),
     messages_expiry_duration: Math.floor(config.cacheDurationMs / 1000),
     emails: Math.floor(dayMs / config.visitorEmailLimitReplenishMs),
     calls: 0,

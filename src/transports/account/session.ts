@@ -3,6 +3,7 @@ import type { User } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds, randomId } from '../../model/message.js';
 import { Provisioned } from '../../store/auth-store.js';
+import { clientAddressOf } from '../admit.js';
 import type { ServerContext } from '../context.js';
 import { credentials } from '../http/credentials.js';
 import type { RequestInfo } from '../http/request.js';
@@ -15,7 +16,7 @@ export function accounts(ctx: ServerContext): AccessControl {
 
 /** Who the request is; undefined for anonymous. */
 export function visitor(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
-  return accounts(ctx).authenticate(credentials(req), req.remoteAddress);
+  return accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
 }
 
 /** The logged-in user, or 40101 (ntfy's ensureUser). */

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { readBody, type Body } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { authorize } from '../authorize.js';
+import { admit } from '../admit.js';
 import { fromJsonBody } from './json-body.js';
 import { expiresAt, namePattern, parsePublish } from './parse.js';
 
@@ -27,9 +27,10 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 }
 
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body): Promise<void> {
-  await authorize(ctx, req, [topic], 'write');
+  const visitor = await admit(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
   const { message, cache, deliver } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  visitor.message(Date.now());
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
   ex.send(200, `${event.json}\n`);
@@ -42,11 +43,12 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
  */
 export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
   return async (ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
-    await authorize(ctx, req, [topic as string], 'write');
+    const visitor = await admit(ctx, req, [topic as string], 'write');
     ctx.topics.admit([topic as string]);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
     const cache = ctx.config.cacheDurationMs > 0;
     if (cache) message.expires = expiresAt(message.time, ctx.config.cacheDurationMs);
+    visitor.message(Date.now());
     const stored = await ctx.publisher.publish(message, { cache, deliver: true });
     ctx.log.debug({ topic, event, sequenceId }, 'sequence event');
     ex.send(200, `${stored.json}\n`);

@@ -3,7 +3,7 @@ import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription } from '../../streams/subscription.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { authorize } from '../authorize.js';
+import { admit } from '../admit.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
@@ -12,10 +12,14 @@ import { parseSubscribe } from './params.js';
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
   const params = parseSubscribe(req);
-  await authorize(ctx, req, topics, 'read');
+  const visitor = await admit(ctx, req, topics, 'read');
   ctx.topics.admit(topics);
+  if (!params.poll) visitor.subscribe(); // 42903 past visitor-subscription-limit
   const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
-  if (ex.aborted) return opened.cancel();
+  if (ex.aborted) {
+    if (!params.poll) visitor.unsubscribe();
+    return opened.cancel();
+  }
   const extraHeaders = opened.truncated ? ([['X-Messages-Truncated', '1']] as const) : [];
 
   if (params.poll) {
@@ -48,7 +52,11 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
   sink.arm();
   const keepalive = interval(ctx.config.keepaliveIntervalMs).subscribe(() => sink.push(controlOutbound('keepalive', topics)));
 
+  let stopped = false;
   function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    visitor.unsubscribe();
     own?.unsubscribe();
     keepalive.unsubscribe();
     if (grouped) ctx.fanout.leave(sink, topics);

@@ -6,17 +6,20 @@ import { openSubscription } from '../../streams/subscription.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
-import { authorize } from '../authorize.js';
+import { admit, enter } from '../admit.js';
 import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
 import { parseSubscribe, type SubscribeParams } from './params.js';
+import type { Visitor } from '../../visitors/visitors.js';
 import { WsBroadcast } from './ws-broadcast.js';
 
 interface Socket {
   topics: string[];
   params: SubscribeParams;
   remote: string;
+  /** Holds one of its subscriptions while the socket is open (not for poll=1). */
+  visitor: Visitor;
   closed: boolean;
   /** Live messages of a filtered subscription, which cannot use uWS's topic broadcast. */
   subscription?: Subscription;
@@ -58,15 +61,16 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const topics = topicsOf(info.path, 'ws');
         if (!topics) throw errors.notFound;
         const params = parseSubscribe(info);
-        const accept = (): void => {
+        const accept = (visitor: Visitor): void => {
           if (ex.aborted) return;
           ctx.topics.admit(topics);
-          const socket: Socket = { topics, params, remote: info.remoteAddress, closed: false, backlog: 0 };
+          if (!params.poll) visitor.subscribe();
+          const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0 };
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
         };
         // Without an auth-file the upgrade stays synchronous; with one it waits for the check.
-        if (!ctx.access) accept();
-        else authorize(ctx, info, topics, 'read').then(accept).catch((err: unknown) => ex.error(err));
+        if (!ctx.access) accept(enter(ctx, info, undefined));
+        else admit(ctx, info, topics, 'read').then(accept).catch((err: unknown) => ex.error(err));
       } catch (err) {
         ex.error(err);
       }
@@ -80,6 +84,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
     close: (ws, code) => {
       const socket = ws.getUserData();
       socket.closed = true;
+      if (!socket.params.poll) socket.visitor.unsubscribe();
       socket.subscription?.unsubscribe();
       broadcast.leave(ws, socket.topics);
       if (socket.closeOnShutdown) ctx.connections.delete(socket.closeOnShutdown);

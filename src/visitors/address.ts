@@ -1,0 +1,83 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * A list of addresses and networks (`10.0.0.0/8`, `2001:db8::/32`, `1.2.3.4`) as ntfy's
+ * proxy-trusted-hosts and visitor-request-limit-exempt-hosts take them. Host names are
+ * not resolved; an entry that is no address is an error, naming it.
+ */
+export function networks(key: string, entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', bits] = entry.trim().split('/');
+    const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
+    const prefix = bits === undefined ? undefined : Number(bits);
+    const max = type === 'ipv4' ? 32 : 128;
+    if (!type || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max))) {
+      throw new Error(`invalid ${key} entry ${JSON.stringify(entry)}: expected an IP address or a network like 10.0.0.0/8`);
+    }
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, prefix, type);
+  }
+  return list;
+}
+
+export function contains(list: BlockList, address: string): boolean {
+  const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
+  return type !== undefined && list.check(address, type);
+}
+
+/**
+ * The client's address (ntfy's extractIPAddress): behind a proxy, the right-most address
+ * of the forwarded header that is not a trusted proxy — X-Forwarded-For lists or RFC 7239
+ * `for=` entries; else, or when the header has none, the peer's address.
+ */
+export function clientAddress(peer: string, forwarded: string | undefined, trusted: BlockList): string {
+  if (forwarded === undefined) return peer;
+  const candidates: string[] = [];
+  for (const part of forwarded.toLowerCase().split(',')) {
+    const forValue = /for="?\[?([^\]";]+)\]?"?/.exec(part)?.[1];
+    const address = (forValue ?? part).trim();
+    if ((isIPv4(address) || isIPv6(address)) && !contains(trusted, address)) candidates.push(address);
+  }
+  return candidates.at(-1) ?? peer;
+}
+
+/**
+ * The visitor an address counts as: the address itself, or its network when fewer prefix
+ * bits are configured — IPv6 clients usually hold a whole /64, so ntfy groups them by it.
+ */
+export function visitorKey(address: string, ipv4Bits: number, ipv6Bits: number): string {
+  if (isIPv4(address)) return ipv4Bits >= 32 ? address : `${mask(ipv4Bytes(address), ipv4Bits).join('.')}/${ipv4Bits}`;
+  if (!isIPv6(address) || ipv6Bits >= 128) return address;
+  const bytes = mask(ipv6Bytes(address), ipv6Bits);
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((((bytes[i] as number) << 8) | (bytes[i + 1] as number)).toString(16));
+  return `${groups.join(':')}/${ipv6Bits}`;
+}
+
+function mask(bytes: number[], bits: number): number[] {
+  return bytes.map((b, i) => {
+    const keep = Math.max(0, Math.min(8, bits - i * 8));
+    return b & ((0xff << (8 - keep)) & 0xff);
+  });
+}
+
+function ipv4Bytes(address: string): number[] {
+  return address.split('.').map(Number);
+}
+
+function ipv6Bytes(address: string): number[] {
+  let text = address.split('%')[0] as string;
+  // An embedded IPv4 address (::ffff:1.2.3.4) is written as its two hex groups first.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const parse = (s: string): number[] => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = rest === undefined ? [] : parse(rest);
+  const groups = rest === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.flatMap((g) => [g >> 8, g & 0xff]);
+}

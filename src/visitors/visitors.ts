@@ -1,0 +1,166 @@
+import type { BlockList } from 'node:net';
+import type { Config } from '../config/schema.js';
+import type { User } from '../model/access.js';
+import { errors } from '../model/errors.js';
+import { clientAddress, contains, networks, visitorKey } from './address.js';
+
+const dayMs = 86_400_000;
+/** ntfy's visitorExpungeAfter: a visitor unseen this long is forgotten. */
+const forgetAfterMs = dayMs;
+
+/** ntfy's configBasedVisitorLimits: visitor-message-daily-limit, or one message per request refill over a day. */
+export function dailyMessageLimit(c: Config): number {
+  return c.visitorMessageDailyLimit > 0 ? c.visitorMessageDailyLimit : Math.floor(dayMs / c.visitorRequestLimitReplenishMs);
+}
+
+/** How much a visitor may do: a tier's limits for a user on one, else server.yml's. */
+export interface VisitorLimits {
+  requestBurst: number;
+  requestReplenishMs: number;
+  /** Messages per day. */
+  messages: number;
+  subscriptions: number;
+}
+
+/**
+ * One visitor (an address, its network, or a user on a tier): a token bucket of requests,
+ * the day's message count and the subscriptions it holds open. Every check is O(1).
+ */
+export class Visitor {
+  private tokens: number;
+  private refilledAt: number;
+  private day: number;
+  private messageCount = 0;
+  subscriptions = 0;
+  seenAt: number;
+
+  constructor(
+    readonly key: string,
+    /** visitor-request-limit-exempt-hosts: never limited. */
+    readonly exempt: boolean,
+    public limits: VisitorLimits,
+    now: number,
+  ) {
+    this.tokens = limits.requestBurst;
+    this.refilledAt = now;
+    this.day = Math.floor(now / dayMs);
+    this.seenAt = now;
+  }
+
+  /** 42901 once the request bucket is empty. */
+  request(now: number): void {
+    this.seenAt = now;
+    if (this.exempt) return;
+    const { requestBurst, requestReplenishMs } = this.limits;
+    this.tokens = Math.min(requestBurst, this.tokens + (now - this.refilledAt) / requestReplenishMs);
+    this.refilledAt = now;
+    if (this.tokens < 1) throw errors.tooManyRequests;
+    this.tokens -= 1;
+  }
+
+  /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */
+  message(now: number): void {
+    this.rollDay(now);
+    if (!this.exempt && this.messageCount >= this.limits.messages) throw errors.tooManyMessages;
+    this.messageCount++;
+  }
+
+  messages(now: number): number {
+    this.rollDay(now);
+    return this.messageCount;
+  }
+
+  /** 42903 when the visitor holds visitor-subscription-limit subscriptions already. */
+  subscribe(): void {
+    if (!this.exempt && this.subscriptions >= this.limits.subscriptions) throw errors.tooManySubscriptions;
+    this.subscriptions++;
+  }
+
+  unsubscribe(): void {
+    this.subscriptions = Math.max(0, this.subscriptions - 1);
+  }
+
+  private rollDay(now: number): void {
+    const day = Math.floor(now / dayMs);
+    if (day !== this.day) {
+      this.day = day;
+      this.messageCount = 0;
+    }
+  }
+}
+
+/**
+ * Every visitor seen in the last day, by key (ntfy's visitor map). A visitor holding no
+ * subscription is forgotten after a day unseen, and the oldest such ones go first when
+ * more than `maxVisitors` are held, so a flood of addresses cannot grow memory unbounded.
+ */
+export class Visitors {
+  private readonly byKey = new Map<string, Visitor>();
+  private readonly trusted: BlockList;
+  private readonly exempt: BlockList;
+
+  constructor(
+    private readonly config: Config,
+    private readonly maxVisitors = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.trusted = networks('proxy-trusted-hosts', config.proxyTrustedHosts);
+    this.exempt = networks('visitor-request-limit-exempt-hosts', config.visitorRequestLimitExemptHosts);
+  }
+
+  /** The client's address: the peer's, or behind a proxy the forwarded one (`forwarded` is the header's value). */
+  address(peer: string, forwarded: string | undefined): string {
+    return forwarded === undefined ? peer : clientAddress(peer, forwarded, this.trusted);
+  }
+
+  /** The visitor behind a request: the user when on a tier (their limits follow them), else the address. */
+  of(peer: string, forwarded: string | undefined, user: User | undefined): Visitor {
+    const address = this.address(peer, forwarded);
+    const key = user?.tier ? `user:${user.name}` : visitorKey(address, this.config.visitorPrefixBitsIpv4, this.config.visitorPrefixBitsIpv6);
+    const limits = this.limits(user);
+    let visitor = this.byKey.get(key);
+    if (!visitor) {
+      if (this.byKey.size >= this.maxVisitors) this.forget(this.now());
+      visitor = new Visitor(key, contains(this.exempt, address), limits, this.now());
+      this.byKey.set(key, visitor);
+    } else if (user?.tier) {
+      visitor.limits = limits; // follows changes of the tier
+    }
+    return visitor;
+  }
+
+  /** Housekeeping: forgets visitors unseen for a day that hold no subscription. */
+  forget(now: number, keep = this.maxVisitors - 1): void {
+    for (const [key, visitor] of this.byKey) {
+      const idle = visitor.subscriptions === 0;
+      if (idle && (now - visitor.seenAt > forgetAfterMs || this.byKey.size > keep)) this.byKey.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  private configLimits?: VisitorLimits;
+
+  private limits(user: User | undefined): VisitorLimits {
+    const tier = user?.tier;
+    const c = this.config;
+    if (!tier) {
+      this.configLimits ??= {
+        requestBurst: c.visitorRequestLimitBurst,
+        requestReplenishMs: c.visitorRequestLimitReplenishMs,
+        messages: dailyMessageLimit(c),
+        subscriptions: c.visitorSubscriptionLimit,
+      };
+      return this.configLimits;
+    }
+    // ntfy's tierBasedVisitorLimits: requests scale with the tier's daily messages.
+    return {
+      requestBurst: Math.min(Math.max(Math.floor(tier.messageLimit * 0.05), c.visitorRequestLimitBurst), 1000),
+      requestReplenishMs: Math.min(c.visitorRequestLimitReplenishMs, dayMs / Math.max(1, tier.messageLimit * 2)),
+      messages: tier.messageLimit,
+      subscriptions: c.visitorSubscriptionLimit,
+    };
+  }
+}

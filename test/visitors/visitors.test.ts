@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import type { User } from '../../src/model/access.js';
+import { HttpError } from '../../src/model/errors.js';
+import { Visitors } from '../../src/visitors/visitors.js';
+
+const code = (f: () => void): number | undefined => {
+  try {
+    f();
+    return undefined;
+  } catch (err) {
+    assert.ok(err instanceof HttpError);
+    return err.code;
+  }
+};
+
+function visitors(flags: Record<string, unknown>, max = 100_000, clock = { now: 0 }): Visitors {
+  return new Visitors(loadConfig({ flags }).config, max, () => clock.now);
+}
+
+describe('visitors', () => {
+  it('allow the request burst, then one request per interval (42901)', () => {
+    const clock = { now: 0 };
+    const v = visitors({ 'visitor-request-limit-burst': 3, 'visitor-request-limit-replenish': '1s' }, 10, clock).of('203.0.113.5', undefined, undefined);
+    assert.deepEqual([0, 0, 0, 0].map(() => code(() => v.request(clock.now))), [undefined, undefined, undefined, 42901]);
+    clock.now = 1000;
+    assert.deepEqual([0, 0].map(() => code(() => v.request(clock.now))), [undefined, 42901]);
+  });
+
+  it('never limit exempt hosts', () => {
+    const v = visitors({ 'visitor-request-limit-burst': 1, 'visitor-request-limit-exempt-hosts': ['203.0.113.0/24'] }).of('203.0.113.5', undefined, undefined);
+    for (let i = 0; i < 100; i++) v.request(0);
+    assert.equal(v.exempt, true);
+  });
+
+  it('count messages per day (42908) and subscriptions (42903)', () => {
+    const v = visitors({ 'visitor-message-daily-limit': 2, 'visitor-subscription-limit': 1 }).of('203.0.113.5', undefined, undefined);
+    assert.deepEqual([0, 0, 0].map(() => code(() => v.message(1000))), [undefined, undefined, 42908]);
+    assert.equal(v.messages(1000), 2);
+    assert.equal(code(() => v.message(86_400_000 + 1)), undefined, 'a new day starts over');
+    v.subscribe();
+    assert.equal(code(() => v.subscribe()), 42903);
+    v.unsubscribe();
+    assert.equal(code(() => v.subscribe()), undefined);
+  });
+
+  it('group by the forwarded address only behind a proxy, and a user on a tier by name', () => {
+    const behind = visitors({ 'behind-proxy': true, 'proxy-trusted-hosts': ['10.0.0.0/8'] });
+    assert.equal(behind.of('10.0.0.1', '198.51.100.7, 10.0.0.2', undefined).key, '198.51.100.7');
+    assert.equal(visitors({}).of('10.0.0.1', undefined, undefined).key, '10.0.0.1');
+    const user = { name: 'phil', tier: { messageLimit: 10_000 } } as User;
+    const v = behind.of('10.0.0.1', '198.51.100.7', user);
+    assert.equal(v.key, 'user:phil');
+    assert.deepEqual([v.limits.messages, v.limits.requestBurst], [10_000, 500], 'the tier\'s messages, and 5% of them as burst');
+  });
+
+  it('forget idle visitors after a day, and hold no more than the cap', () => {
+    const clock = { now: 0 };
+    const registry = visitors({}, 3, clock);
+    const busy = registry.of('198.51.100.1', undefined, undefined);
+    busy.subscribe();
+    for (const a of ['198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5']) registry.of(a, undefined, undefined);
+    assert.ok(registry.size <= 3, `held ${registry.size}`);
+    clock.now = 86_400_001;
+    registry.forget(clock.now);
+    assert.equal(registry.size, 1, 'only the one with a subscription stays');
+    assert.equal(registry.of('198.51.100.1', undefined, undefined), busy);
+  });
+});
