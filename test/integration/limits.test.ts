@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
+import { LineStream, type Json } from '../support/clients.js';
+import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+/** Visitor limits with small configured values, against a real server (every request comes from 127.0.0.1). */
+
+async function server(settings: Record<string, unknown>): Promise<TestServer> {
+  const s = await startTestServer(settings);
+  after(() => s.server.close());
+  return s;
+}
+
+async function post(s: TestServer, topic: string, headers: Record<string, string> = {}): Promise<[number, number | undefined]> {
+  const res = await fetch(`${s.url}/${topic}`, { method: 'POST', body: 'x', headers });
+  const json = (await res.json()) as Json;
+  return [res.status, res.status === 200 ? undefined : (json.code as number)];
+}
+
+describe('visitor limits', () => {
+  it('the request bucket empties after the burst (42901) and refills one request per interval', async () => {
+    const s = await server({ 'visitor-request-limit-burst': 3, 'visitor-request-limit-replenish': '500ms' });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push(await post(s, 'bucket'));
+    assert.deepEqual(codes, [[200, undefined], [200, undefined], [200, undefined], [429, 42901]]);
+    const res = await fetch(`${s.url}/bucket/json?poll=1`);
+    assert.deepEqual([res.status, ((await res.json()) as Json).code], [429, 42901], 'subscribing draws on the same bucket');
+    await sleep(550);
+    assert.deepEqual(await post(s, 'bucket'), [200, undefined]);
+    assert.deepEqual(await post(s, 'bucket'), [429, 42901]);
+    assert.equal((await fetch(`${s.url}/v1/health`)).status, 200, 'health is not limited');
+  });
+
+  it('exempt hosts are never limited', async () => {
+    const s = await server({ 'visitor-request-limit-burst': 1, 'visitor-message-daily-limit': 1, 'visitor-request-limit-exempt-hosts': ['127.0.0.0/8'] });
+    for (let i = 0; i < 10; i++) assert.deepEqual(await post(s, 'exempt'), [200, undefined]);
+  });
+
+  it('X-Forwarded-For decides the visitor only behind a proxy, past trusted proxies', async () => {
+    const behind = await server({ 'visitor-request-limit-burst': 1, 'behind-proxy': true, 'proxy-trusted-hosts': ['10.0.0.0/8'] });
+    assert.deepEqual(await post(behind, 'fwd', { 'X-Forwarded-For': '198.51.100.1' }), [200, undefined]);
+    assert.deepEqual(await post(behind, 'fwd', { 'X-Forwarded-For': '198.51.100.2, 10.0.0.9' }), [200, undefined], 'another client, behind a trusted proxy');
+    assert.deepEqual(await post(behind, 'fwd', { 'X-Forwarded-For': '198.51.100.1' }), [429, 42901], 'the first client again');
+    const direct = await server({ 'visitor-request-limit-burst': 1 });
+    assert.deepEqual(await post(direct, 'fwd', { 'X-Forwarded-For': '198.51.100.1' }), [200, undefined]);
+    assert.deepEqual(await post(direct, 'fwd', { 'X-Forwarded-For': '198.51.100.2' }), [429, 42901], 'not behind a proxy: the header is ignored');
+  });
+
+  it('a visitor holds at most visitor-subscription-limit subscriptions at once (42903), over any format', async () => {
+    const s = await server({ 'visitor-subscription-limit': 2 });
+    const first = new LineStream(`${s.url}/subs/json`);
+    await first.next();
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/subs/ws`);
+    await new Promise((resolve) => ws.once('message', resolve));
+    const third = await fetch(`${s.url}/subs/sse`);
+    assert.deepEqual([third.status, ((await third.json()) as Json).code], [429, 42903]);
+    const refused = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`${s.url.replace('http', 'ws')}/subs/ws`);
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+    });
+    assert.equal(refused, 429);
+    assert.equal((await fetch(`${s.url}/subs/json?poll=1`)).status, 200, 'polling holds no subscription');
+    ws.close();
+    first.close();
+    await sleep(100);
+    const again = new LineStream(`${s.url}/subs/raw`);
+    assert.equal((await again.response).status, 200, 'closed subscriptions are given back');
+    again.close();
+  });
+
+  it('the daily message limit answers 42908 and GET /v1/account counts the messages', async () => {
+    const s = await server({ 'visitor-message-daily-limit': 2, 'auth-file': join(tempDir(), 'auth.db') });
+    assert.deepEqual([await post(s, 'daily'), await post(s, 'daily'), await post(s, 'daily')], [[200, undefined], [200, undefined], [429, 42908]]);
+    const account = (await (await fetch(`${s.url}/v1/account`)).json()) as Json;
+    assert.deepEqual([(account.stats as Json).messages, (account.stats as Json).messages_remaining], [2, 0]);
+  });
+
+  it('a bad network in the exempt hosts stops the start, naming it', async () => {
+    await assert.rejects(startTestServer({ 'visitor-request-limit-exempt-hosts': ['intranet'] }), /invalid visitor-request-limit-exempt-hosts entry "intranet"/);
+  });
+});
