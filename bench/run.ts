@@ -18,6 +18,7 @@ import { mixedScenario } from './scenarios/mixed.js';
 import { publishScenario } from './scenarios/publish.js';
 import { replayScenario } from './scenarios/replay.js';
 import { authScenario } from './scenarios/auth.js';
+import { limitsScenario } from './scenarios/limits.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
@@ -31,6 +32,7 @@ const scenarios: Record<string, Scenario[]> = {
   mixed: [mixedScenario],
   scheduled: [scheduledScenario],
   auth: [authScenario],
+  limits: [limitsScenario],
 };
 
 const { values } = parseArgs({

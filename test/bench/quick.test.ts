@@ -32,5 +32,7 @@ describe('bench — quick mode', () => {
     assert.equal(scheduled('duplicates after restart'), 0);
     const auth = rows.filter((r) => r.scenario === 'auth').map((r) => (r.params as { credentials: string }).credentials);
     assert.deepEqual(auth, ['no auth-file', 'anonymous', 'basic', 'token']);
+    const limits = rows.filter((r) => r.scenario === 'limits').map((r) => (r.params as { limits: string }).limits);
+    assert.deepEqual(limits, ['on', 'off (exempt)']);
   });
 });

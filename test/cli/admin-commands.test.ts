@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -69,10 +69,18 @@ describe('tocsin user', () => {
       [['del', 'nobody'], 'user nobody does not exist'],
       [['change-role', 'ben', 'root'], "role must be either 'user' or 'admin'"],
       [['change-tier', 'ben', 'gold'], 'tier gold does not exist'],
+      [['change-tier', 'ben', 'bad code!'], 'invalid tier, must be tier code, or - to reset'],
     ];
     for (const [args, message] of cases) assert.deepEqual(await admin('user', args, { NTFY_PASSWORD: 'x' }), [1, [message]], args.join(' '));
     assert.deepEqual(await admin('user', ['add', 'carl'], {}, 'one\ntwo\n'), [1, [`password: \r${' '.repeat(25)}\rconfirm: \r${' '.repeat(25)}\rpasswords do not match: try it again, but this time type slooowwwlly`]]);
     assert.deepEqual(await admin('user', ['add', '--ignore-exists', 'phil']), [0, ['user phil already exists (exited successfully)']]);
+  });
+
+  it('closes the auth-file when a command fails', async () => {
+    // given a command that fails after opening the store
+    assert.deepEqual(await admin('user', ['add', 'phil'], { NTFY_PASSWORD: 'x' }), [1, ['user phil already exists']]);
+    // then SQLite removed its -wal and -shm files, which it does only when the last connection closes
+    assert.deepEqual(readdirSync(dir), ['auth.db']);
   });
 
   it('changes passwords, roles and tiers, lists users and removes them', async () => {
@@ -113,6 +121,9 @@ describe('tocsin user', () => {
     assert.deepEqual([(await tocsin(['user', 'list'])).stderr], ['option auth-file not set; auth is unconfigured for this server\n']);
     const missing = await tocsin(['user', '--auth-file', join(tempDir(), 'none.db'), 'list']);
     assert.deepEqual([missing.code, missing.stderr], [1, 'auth-file does not exist; please start the server at least once to create it\n']);
+    // Bad arguments are reported first, as ntfy does.
+    const badRole = await tocsin(['user', 'add', '--role=king', 'carl']);
+    assert.deepEqual([badRole.code, badRole.stderr], [1, "role must be either 'user' or 'admin'\n"]);
   });
 });
 
@@ -136,6 +147,8 @@ describe('tocsin access', () => {
     const cases: [string[], string][] = [
       [['ben', 'alerts', 'everything'], 'permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)'],
       [['ghost', 'alerts', 'rw'], 'user ghost does not exist'],
+      [['ghost'], 'user ghost does not exist'],
+      [['--reset', 'ghost'], 'user ghost does not exist'],
       [['phil', 'alerts', 'rw'], 'user phil is an admin user, access control entries have no effect'],
       [['ben', 'bad topic!', 'rw'], 'invalid topic or topic pattern bad topic!: letters, digits, - and _ and * only, up to 64'],
       [['ben', 'alerts'], "invalid syntax, please check 'tocsin access --help' for usage details"],
@@ -183,7 +196,7 @@ describe('tocsin tier', () => {
       '- Email limit: 20', '- Phone call limit: 0', '- Reservation limit: 3', '- Attachment file size limit: 2.0 MB',
       '- Attachment total size limit: 100.0 MB', '- Attachment expiry duration: 6h0m0s (21600 seconds)', '- Attachment daily bandwidth limit: 1.0 GB',
     ]]);
-    const [code, changed] = await admin('tier', ['change', '--name=Basic', '--reservation-limit=5', '--message-expiry-duration=1d', 'basic']);
+    const [code, changed] = await admin('tier', ['ch', '--name=Basic', '--reservation-limit=5', '--message-expiry-duration=1d', 'basic']);
     assert.equal(code, 0);
     assert.deepEqual(changed.slice(0, 4), ['tier updated', '', 'tier basic', '- Name: Basic']);
     assert.ok(changed.includes('- Message expiry duration: 24h0m0s (86400 seconds)'));
