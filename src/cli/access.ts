@@ -56,6 +56,8 @@ async function reset(admin: AuthAdmin, username: string | undefined, topic: stri
     say('reset access for all users');
     return;
   }
+  // ntfy resets first and only then finds the user missing; checking first avoids a "reset" line for nobody.
+  if (username !== everyone) await existingUser(admin.store, username);
   await admin.store.resetAccess(username, topic);
   say(topic === undefined ? `reset access for user ${username}` : `reset access for user ${username} and topic ${topic}`);
   say();

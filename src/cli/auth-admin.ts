@@ -13,8 +13,9 @@ import { SqliteAuthStore } from '../store/sqlite/auth-store.js';
  * its message and exit code 1.
  */
 export interface AuthAdmin {
-  store: AuthStore;
-  defaultAccess: Permission;
+  /** Opened on first use. */
+  readonly store: AuthStore;
+  readonly defaultAccess: Permission;
 }
 
 /** The user name `everyone` stands for `*` (anonymous visitors), as in ntfy. */
@@ -27,19 +28,27 @@ export function withAuthOptions(command: Command): Command {
     .option('-p, --auth-default-access <permission>', 'default permissions if no matching entries in the auth database are found');
 }
 
-/** Runs `action` on the opened auth-file, closing it after; reports failures as ntfy does. */
+/**
+ * Runs `action`, then closes the auth-file if the action opened it. The store opens on
+ * first use, so bad arguments are reported before a missing auth-file (ntfy's order) and
+ * `user hash` needs none. Any failure ends the process with its message and exit code 1,
+ * after the store is closed.
+ */
 export function adminAction<A extends unknown[]>(action: (admin: AuthAdmin, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
     const command = args[args.length - 1] as Command;
-    let admin: AuthAdmin | undefined;
+    const admin = new LazyAdmin(command.optsWithGlobals());
+    let failure: string | undefined;
     try {
-      admin = open(command.optsWithGlobals());
       await action(admin, ...args);
     } catch (err) {
-      fail(err instanceof Error ? err.message : String(err));
-    } finally {
-      await admin?.store.close();
+      failure = err instanceof Error ? err.message : String(err);
     }
+    await admin.close();
+    if (failure === undefined) return;
+    process.stderr.write(`${failure}\n`);
+    // exit rather than exitCode: a password prompt may still hold stdin open.
+    process.exit(1);
   };
 }
 
@@ -47,10 +56,34 @@ export function say(line = ''): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** Ends the process with ntfy's error shape: the message on stderr, exit code 1. */
+/** A failure with ntfy's message; adminAction prints it and exits with code 1. */
+class CliError extends Error {}
+
 export function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
+  throw new CliError(message);
+}
+
+class LazyAdmin implements AuthAdmin {
+  private opened?: AuthAdmin;
+
+  constructor(private readonly options: Record<string, string | undefined>) {}
+
+  get store(): AuthStore {
+    return this.open().store;
+  }
+
+  get defaultAccess(): Permission {
+    return this.open().defaultAccess;
+  }
+
+  async close(): Promise<void> {
+    await this.opened?.store.close();
+  }
+
+  private open(): AuthAdmin {
+    this.opened ??= open(this.options);
+    return this.opened;
+  }
 }
 
 function open(options: Record<string, string | undefined>): AuthAdmin {

@@ -18,7 +18,8 @@ const limits = [
   { flag: 'attachment-bandwidth-limit', field: 'attachmentBandwidthLimit', kind: 'size', fallback: '1G', doc: 'daily bandwidth limit for attachment uploads/downloads' },
 ] as const;
 
-const tierCodePattern = /^[-_A-Za-z0-9]{1,64}$/;
+/** ntfy's AllowedTier. */
+export const tierCodePattern = /^[-_A-Za-z0-9]{1,64}$/;
 
 /** `tocsin tier add|change|remove|list` (ntfy's cmd/tier.go); Stripe prices are not offered. */
 export function registerTier(program: Command): void {
@@ -42,7 +43,7 @@ export function registerTier(program: Command): void {
       }),
     );
 
-  withLimitFlags(tier.command('change').description('Change a tier').argument('[code]')).action(
+  withLimitFlags(tier.command('change').alias('ch').description('Change a tier').argument('[code]')).action(
     adminAction(async (admin, code: string | undefined, options: Record<string, string | undefined>) => {
       const valid = validCode(code, 'change');
       const changed = await admin.store.tier(valid);

@@ -3,6 +3,7 @@ import { everyone, usernamePattern, type Role } from '../model/access.js';
 import { AlreadyExists } from '../store/auth-store.js';
 import { adminAction, allUsers, everyoneWord, existingUser, fail, say, showUsers, withAuthOptions } from './auth-admin.js';
 import { newPasswordHash } from './password.js';
+import { tierCodePattern } from './tier.js';
 
 /** `tocsin user add|remove|change-pass|change-role|change-tier|list` (ntfy's cmd/user.go). */
 export function registerUser(program: Command): void {
@@ -89,6 +90,7 @@ export function registerUser(program: Command): void {
     .action(
       adminAction(async (admin, name: string | undefined, tier: string | undefined) => {
         if (!name || !tier) fail("username and new tier expected, type 'tocsin user change-tier --help' for help");
+        if (tier !== '-' && !tierCodePattern.test(tier)) fail('invalid tier, must be tier code, or - to reset');
         const username = validName(name, 'change-tier');
         await existingUser(admin.store, username);
         if (tier === '-') {
@@ -101,17 +103,15 @@ export function registerUser(program: Command): void {
       }),
     );
 
-  // For auth-users in server.yml: needs no auth-file.
+  // For auth-users in server.yml: never opens the auth-file.
   user
     .command('hash')
     .description('Prints the bcrypt hash of a password (typed, or TOCSIN_PASSWORD / NTFY_PASSWORD), for auth-users')
-    .action(async () => {
-      try {
+    .action(
+      adminAction(async () => {
         process.stdout.write(`${await newPasswordHash()}\n`);
-      } catch (err) {
-        fail(err instanceof Error ? err.message : String(err));
-      }
-    });
+      }),
+    );
 
   user
     .command('list')
