@@ -19,10 +19,13 @@ export function parseFutureTime(input: string, now: Date): Date {
   } catch {
     // not a duration: try natural language
   }
-  const at = chrono.parseDate(s, now, { forwardDate: true });
-  if (!at) throw errors.delayCannotParse;
+  const [parsed] = chrono.parse(s, now, { forwardDate: true });
+  if (!parsed) throw errors.delayCannotParse;
+  const at = parsed.start.date();
   if (at > now) return at;
-  // A time that parsed but is not ahead ("9am" after 9am): ntfy retries it as tomorrow.
+  // A past date stays past; a time of day that is not ahead ("9am" after 9am) is
+  // retried as tomorrow, as ntfy does.
+  if (parsed.start.isCertain('day')) throw errors.delayCannotParse;
   const tomorrow = chrono.parseDate(`tomorrow, ${s}`, now, { forwardDate: true });
   if (tomorrow && tomorrow > now) return tomorrow;
   throw errors.delayCannotParse;

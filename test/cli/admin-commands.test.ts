@@ -182,6 +182,7 @@ describe('tocsin token', () => {
       [['add', 'ghost'], 'user ghost does not exist'],
       [['add', 'everyone'], 'username not allowed'],
       [['add', '--expires=whenever', 'ben'], 'invalid expiry "whenever": use a duration (30d, 12h), a date or a Unix time'],
+      [['add', '--expires=2020-01-01', 'ben'], 'invalid expiry "2020-01-01": use a duration (30d, 12h), a date or a Unix time'],
       [['remove', 'ben'], "username and token expected, type 'tocsin token remove --help' for help"],
       [['remove', 'ben', 'tk_nonononononononononononononon'], 'token tk_nonononononononononononononon for user ben does not exist'],
     ];

@@ -7,26 +7,27 @@ import { admit } from '../admit.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
-import { parseSubscribe } from './params.js';
+import { parseSubscribe, type SubscribeParams } from './params.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
   const params = parseSubscribe(req);
   const visitor = await admit(ctx, req, topics, 'read');
   ctx.topics.admit(topics);
-  if (!params.poll) visitor.subscribe(); // 42903 past visitor-subscription-limit
-  const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
+  if (params.poll) return poll(ctx, format, ex, topics, params);
+  visitor.subscribe(); // 42903 past visitor-subscription-limit
+  let opened;
+  try {
+    opened = await open(ctx, topics, params);
+  } catch (err) {
+    visitor.unsubscribe();
+    throw err;
+  }
   if (ex.aborted) {
-    if (!params.poll) visitor.unsubscribe();
+    visitor.unsubscribe();
     return opened.cancel();
   }
-  const extraHeaders = opened.truncated ? ([['X-Messages-Truncated', '1']] as const) : [];
-
-  if (params.poll) {
-    const frames: Buffer[] = [];
-    opened.events$.subscribe((event) => frames.push(event.frame(formats[format])));
-    return ex.send(200, Buffer.concat(frames), contentTypes[format], extraHeaders);
-  }
+  const extraHeaders = truncatedHeader(opened.truncated);
 
   const sink = new HttpSink(ex, {
     format,
@@ -68,4 +69,22 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
   }
   ctx.connections.add(close);
   ex.onAbort(stop);
+}
+
+/** poll=1: the cached messages at once, holding no subscription. */
+async function poll(ctx: ServerContext, format: StreamFormat, ex: Exchange, topics: string[], params: SubscribeParams): Promise<void> {
+  const opened = await open(ctx, topics, params);
+  if (ex.aborted) return opened.cancel();
+  const frames: Buffer[] = [];
+  opened.events$.subscribe((event) => frames.push(event.frame(formats[format])));
+  ex.send(200, Buffer.concat(frames), contentTypes[format], truncatedHeader(opened.truncated));
+}
+
+function open(ctx: ServerContext, topics: string[], params: SubscribeParams): ReturnType<typeof openSubscription> {
+  return openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
+}
+
+/** A replay cut at replayLimitBytes says so, as Tocsin's clients may want to know. */
+function truncatedHeader(truncated: boolean): readonly (readonly [string, string])[] {
+  return truncated ? [['X-Messages-Truncated', '1']] : [];
 }
