@@ -174,6 +174,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorRequestLimitReplenishMs: duration('visitor-request-limit-replenish'),
     visitorRequestLimitExemptHosts: v['visitor-request-limit-exempt-hosts'] as string[],
     visitorSubscriptionLimit: v['visitor-subscription-limit'] as number,
+    visitorSubscriberRateLimiting: v['visitor-subscriber-rate-limiting'] as boolean,
     visitorPrefixBitsIpv4: v['visitor-prefix-bits-ipv4'] as number,
     visitorPrefixBitsIpv6: v['visitor-prefix-bits-ipv6'] as number,
     visitorMessageDailyLimit: v['visitor-message-daily-limit'] as number,

@@ -60,6 +60,11 @@ export const settings = {
   'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
   'visitor-request-limit-exempt-hosts': { kind: 'list', default: [], doc: 'Addresses or networks never rate-limited, e.g. 10.0.0.0/8' },
   'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903' },
+  'visitor-subscriber-rate-limiting': {
+    kind: 'bool',
+    default: false,
+    doc: 'Bill publishes to UnifiedPush topics (up + 12 characters) to their subscriber rather than the publisher',
+  },
   'visitor-prefix-bits-ipv4': { kind: 'int', default: 32, doc: 'Leading bits of an IPv4 address that make one visitor' },
   'visitor-prefix-bits-ipv6': { kind: 'int', default: 64, doc: 'Leading bits of an IPv6 address that make one visitor (a /64 by default)' },
   'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
@@ -121,6 +126,7 @@ export interface Config {
   visitorRequestLimitReplenishMs: number;
   visitorRequestLimitExemptHosts: readonly string[];
   visitorSubscriptionLimit: number;
+  visitorSubscriberRateLimiting: boolean;
   visitorPrefixBitsIpv4: number;
   visitorPrefixBitsIpv6: number;
   visitorMessageDailyLimit: number;

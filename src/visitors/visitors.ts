@@ -32,6 +32,7 @@ export class Visitor {
   private day: number;
   private messageCount = 0;
   subscriptions = 0;
+  /** Its own last request (not one billed to it by a UnifiedPush publisher). */
   seenAt: number;
 
   constructor(
@@ -49,7 +50,6 @@ export class Visitor {
 
   /** 42901 once the request bucket is empty. */
   request(now: number): void {
-    this.seenAt = now;
     if (this.exempt) return;
     const { requestBurst, requestReplenishMs } = this.limits;
     this.tokens = Math.min(requestBurst, this.tokens + (now - this.refilledAt) / requestReplenishMs);
@@ -96,6 +96,8 @@ export class Visitor {
  */
 export class Visitors {
   private readonly byKey = new Map<string, Visitor>();
+  /** visitor-subscriber-rate-limiting: UnifiedPush topics and the subscriber their publishes are billed to. */
+  private readonly payers = new Map<string, Visitor>();
   private readonly trusted: BlockList;
   private readonly exempt: BlockList;
 
@@ -129,8 +131,24 @@ export class Visitors {
     return visitor;
   }
 
+  /** Bills publishes to `topic` to `subscriber` from now on (the last subscriber wins, as ntfy). */
+  billTo(topic: string, subscriber: Visitor): void {
+    this.payers.set(topic, subscriber);
+  }
+
+  /** Who pays for publishes to `topic`: its UnifiedPush subscriber, while subscribed or seen within a day. */
+  payer(topic: string, now: number): Visitor | undefined {
+    const payer = this.payers.get(topic);
+    if (payer && payer.subscriptions === 0 && now - payer.seenAt > forgetAfterMs) {
+      this.payers.delete(topic);
+      return undefined;
+    }
+    return payer;
+  }
+
   /** Housekeeping: forgets visitors unseen for a day that hold no subscription. */
   forget(now: number, keep = this.maxVisitors - 1): void {
+    for (const topic of this.payers.keys()) this.payer(topic, now);
     for (const [key, visitor] of this.byKey) {
       const idle = visitor.subscriptions === 0;
       if (idle && (now - visitor.seenAt > forgetAfterMs || this.byKey.size > keep)) this.byKey.delete(key);

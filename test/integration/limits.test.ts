@@ -79,6 +79,22 @@ describe('visitor limits', () => {
     assert.deepEqual([(account.stats as Json).messages, (account.stats as Json).messages_remaining], [2, 0]);
   });
 
+  it('visitor-subscriber-rate-limiting bills UnifiedPush publishes to the topic\'s subscriber', async () => {
+    const s = await server({ 'visitor-subscriber-rate-limiting': true, 'visitor-request-limit-burst': 3, 'behind-proxy': true });
+    const from = (address: string): Record<string, string> => ({ 'X-Forwarded-For': address });
+    const topic = 'upAbCdEf123456';
+    assert.deepEqual(await post(s, `${topic}?up=1`, from('198.51.100.2')), [507, 50701], 'no subscriber to bill yet');
+    const subscriber = new LineStream(`${s.url}/${topic}/json`, { headers: from('198.51.100.1') });
+    await subscriber.next();
+    const pushes = [];
+    for (let i = 0; i < 3; i++) pushes.push(await post(s, `${topic}?up=1`, from('198.51.100.2')));
+    assert.deepEqual(pushes, [[200, undefined], [200, undefined], [429, 42901]], 'the subscriber had 2 of its 3 requests left');
+    const own = [];
+    for (let i = 0; i < 3; i++) own.push(await post(s, 'ordinary', from('198.51.100.2')));
+    assert.deepEqual(own, [[200, undefined], [200, undefined], [429, 42901]], 'the publisher paid only for its first attempt, before there was a subscriber');
+    subscriber.close();
+  });
+
   it('a bad network in the exempt hosts stops the start, naming it', async () => {
     await assert.rejects(startTestServer({ 'visitor-request-limit-exempt-hosts': ['intranet'] }), /invalid visitor-request-limit-exempt-hosts entry "intranet"/);
   });

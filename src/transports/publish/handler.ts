@@ -27,9 +27,11 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 }
 
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body): Promise<void> {
-  const visitor = await admit(ctx, req, [topic], 'write');
+  const { visitor } = await admit(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
-  const { message, cache, deliver } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  const { message, cache, deliver, unifiedPush } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  // UnifiedPush app servers must find a subscriber to bill (a 5xx, so Mastodon keeps the subscription).
+  if (unifiedPush && ctx.config.visitorSubscriberRateLimiting && !ctx.visitors.payer(topic, Date.now())) throw errors.insufficientStorageUnifiedPush;
   visitor.message(Date.now());
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
@@ -43,7 +45,7 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
  */
 export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
   return async (ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
-    const visitor = await admit(ctx, req, [topic as string], 'write');
+    const { visitor } = await admit(ctx, req, [topic as string], 'write');
     ctx.topics.admit([topic as string]);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
     const cache = ctx.config.cacheDurationMs > 0;

@@ -20,6 +20,8 @@ export interface ParsedPublish {
   cache: boolean;
   /** False for a scheduled message. */
   deliver: boolean;
+  /** Sent by a UnifiedPush app server (`up=1`). */
+  unifiedPush: boolean;
 }
 
 /** Topic names and sequence ids share ntfy's rule. */
@@ -81,7 +83,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     if (message.message === undefined || message.message === '') message.message = text || 'triggered';
   }
   if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
-  return { message, cache, deliver };
+  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false) };
 }
 
 /** When a message cached at `time` leaves the cache. */

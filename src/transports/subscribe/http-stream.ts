@@ -3,7 +3,7 @@ import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription } from '../../streams/subscription.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { admit } from '../admit.js';
+import { admit, billSubscriber } from '../admit.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
@@ -12,8 +12,10 @@ import { parseSubscribe, type SubscribeParams } from './params.js';
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
   const params = parseSubscribe(req);
-  const visitor = await admit(ctx, req, topics, 'read');
+  const admitted = await admit(ctx, req, topics, 'read');
+  const { visitor } = admitted;
   ctx.topics.admit(topics);
+  await billSubscriber(ctx, topics, admitted);
   if (params.poll) return poll(ctx, format, ex, topics, params);
   visitor.subscribe(); // 42903 past visitor-subscription-limit
   let opened;

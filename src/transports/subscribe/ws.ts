@@ -6,7 +6,7 @@ import { openSubscription } from '../../streams/subscription.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
-import { admit, enter } from '../admit.js';
+import { admit, billSubscriber, enter } from '../admit.js';
 import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
@@ -61,7 +61,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const topics = topicsOf(info.path, 'ws');
         if (!topics) throw errors.notFound;
         const params = parseSubscribe(info);
-        const accept = (visitor: Visitor): void => {
+        const accept = ({ visitor }: { visitor: Visitor }): void => {
           if (ex.aborted) return;
           ctx.topics.admit(topics);
           if (!params.poll) visitor.subscribe();
@@ -69,8 +69,15 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
         };
         // Without an auth-file the upgrade stays synchronous; with one it waits for the check.
-        if (!ctx.access) accept(enter(ctx, info, undefined));
-        else admit(ctx, info, topics, 'read').then(accept).catch((err: unknown) => ex.error(err));
+        if (!ctx.access && !ctx.config.visitorSubscriberRateLimiting) accept({ visitor: enter(ctx, info) });
+        else {
+          admit(ctx, info, topics, 'read')
+            .then(async (admitted) => {
+              await billSubscriber(ctx, topics, admitted);
+              accept(admitted);
+            })
+            .catch((err: unknown) => ex.error(err));
+        }
       } catch (err) {
         ex.error(err);
       }
