@@ -12,7 +12,7 @@ import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { namePattern } from '../publish/parse.js';
 import { accountLimits, accountStats } from './limits.js';
-import { accounts, optional, requireUser, syncAccount, text, unlessProvisioned, visitor } from './session.js';
+import { accounts, currentUser, optional, requireUser, syncAccount, text, unlessProvisioned } from './session.js';
 
 /** A token made or extended without an expiry lasts this long (ntfy's tokenExpiryDuration). */
 const tokenExpirySeconds = 72 * 3600;
@@ -21,7 +21,7 @@ const success = { success: true };
 /** POST /v1/account: sign up (with enable-signup), or an admin adding a user. */
 export async function createAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
-  const user = await visitor(ctx, req);
+  const user = await currentUser(ctx, req);
   const signup = user?.role !== 'admin';
   if (signup) {
     if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
@@ -41,7 +41,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
 
 /** GET /v1/account: who the visitor is and what they may do; anonymous visitors get their limits. */
 export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
-  const user = await visitor(ctx, req);
+  const user = await currentUser(ctx, req);
   const store = accounts(ctx).store;
   const limits = accountLimits(ctx.config, user);
   const reservations = user ? await store.reservations(user.name) : [];

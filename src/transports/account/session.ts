@@ -15,20 +15,20 @@ export function accounts(ctx: ServerContext): AccessControl {
 }
 
 /** Who the request is; undefined for anonymous. */
-export function visitor(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
+export function currentUser(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
   return accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
 }
 
 /** The logged-in user, or 40101 (ntfy's ensureUser). */
 export async function requireUser(ctx: ServerContext, req: RequestInfo): Promise<User> {
-  const user = await visitor(ctx, req);
+  const user = await currentUser(ctx, req);
   if (!user) throw errors.unauthorized;
   return user;
 }
 
 /** An admin, or 40101 (ntfy's ensureAdmin). */
 export async function requireAdmin(ctx: ServerContext, req: RequestInfo): Promise<User> {
-  const user = await visitor(ctx, req);
+  const user = await currentUser(ctx, req);
   if (user?.role !== 'admin') throw errors.unauthorized;
   return user;
 }
