@@ -9,6 +9,7 @@ import type { Config } from './config/schema.js';
 import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { SqliteAuthStore } from './store/sqlite/auth-store.js';
+import { AttachmentFiles } from './store/files/attachment-files.js';
 import { Visitors } from './visitors/visitors.js';
 import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
@@ -60,8 +61,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const authStore = config.authFile ? await openAuthStore(config) : undefined;
+  const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
   const ctx: ServerContext = {
-    config, log, cache, hub, topics, publisher, stats, visitors,
+    config, log, cache, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
       signups: config.accountCreationLimit,
@@ -156,6 +158,7 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.visitors.forget(Date.now());
+    await ctx.attachments?.expire(nowSeconds());
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
   } catch (err) {
     ctx.log.error({ err }, 'housekeeping failed');

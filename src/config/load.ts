@@ -81,16 +81,17 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   const original = structuredClone(raw);
   if (!validate(raw)) throw new ConfigError(describe(validate.errors ?? [], original));
   const config = toConfig(raw as Record<SettingKey, unknown>);
-  checkAccounts(config);
+  checkCombinations(config);
   return { config, warnings };
 }
 
-/** ntfy's rules for the account switches (cmd/serve.go). */
-function checkAccounts(c: Config): void {
+/** ntfy's rules for settings that need each other (cmd/serve.go). */
+function checkCombinations(c: Config): void {
   if (!c.authFile && (c.enableLogin || c.enableSignup || c.enableReservations)) {
     throw new ConfigError('cannot set enable-signup, enable-login or enable-reservations if auth-file is not set');
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
+  if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
 }
 
 function readFile(path: string, warnings: string[]): Record<string, unknown> {
@@ -179,6 +180,8 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorPrefixBitsIpv6: v['visitor-prefix-bits-ipv6'] as number,
     visitorMessageDailyLimit: v['visitor-message-daily-limit'] as number,
     visitorEmailLimitReplenishMs: duration('visitor-email-limit-replenish'),
+    attachmentCacheDir: str('attachment-cache-dir'),
+    attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),

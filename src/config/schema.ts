@@ -70,6 +70,8 @@ export const settings = {
   'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
   'visitor-message-daily-limit': { kind: 'int', default: 0, doc: 'Messages per visitor per day; 0 derives it from visitor-request-limit-replenish' },
   'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
+  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
+  'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
   'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
   'visitor-attachment-total-size-limit': { kind: 'size', default: '100M', doc: 'Attachment bytes a visitor may have stored' },
@@ -131,6 +133,8 @@ export interface Config {
   visitorPrefixBitsIpv6: number;
   visitorMessageDailyLimit: number;
   visitorEmailLimitReplenishMs: number;
+  attachmentCacheDir: string;
+  attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;
   attachmentExpiryDurationMs: number;
   visitorAttachmentTotalSizeLimit: number;

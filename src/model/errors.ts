@@ -43,6 +43,7 @@ export const errors = {
   messageNotUtf8: row(40011, 400, 'invalid request: message must be UTF-8 encoded'),
   attachmentUrlInvalid: row(40013, 400, 'invalid request: attachment URL is invalid', `${docs}/publish/#attachments`),
   attachmentsDisallowed: row(40014, 400, 'invalid request: attachments not allowed', `${docs}/config/#attachments`),
+  attachmentExpiryBeforeDelivery: row(40015, 400, 'invalid request: attachment expiry before delayed delivery date', `${docs}/publish/#scheduled-delivery`),
   webSocketUpgradeMissing: row(40016, 400, 'invalid request: client not using the websocket protocol', `${docs}/subscribe/api/#websockets`),
   messageJsonInvalid: row(40017, 400, 'invalid request: request body must be message JSON', `${docs}/publish/#publish-as-json`),
   actionsInvalid: row(40018, 400, 'invalid request: actions invalid', `${docs}/publish/#action-buttons`),

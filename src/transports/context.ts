@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Config } from '../config/schema.js';
+import type { AttachmentStore } from '../store/attachment-store.js';
 import type { MessageCache } from '../store/message-cache.js';
 import type { TopicHub } from '../streams/hub.js';
 import type { Publisher } from '../streams/publisher.js';
@@ -24,6 +25,8 @@ export interface ServerContext {
   publisher: Publisher;
   /** Present with an auth-file; without one every topic is open. */
   access: AccessControl | undefined;
+  /** Uploaded files; undefined without attachment-cache-dir (uploads answer 40014). */
+  attachments: AttachmentStore | undefined;
   /** Rate limits and quotas per visitor (address, network or user on a tier). */
   visitors: Visitors;
   stats: Stats;

@@ -6,6 +6,7 @@ import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { admit } from './admit.js';
+import { handleFile } from './files.js';
 import { boolParam } from './http/params.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
@@ -65,6 +66,7 @@ export const routes: readonly Route[] = [
     pattern: /^\/v1\/stats$/,
     handle: (ctx, ex) => ex.json({ messages: ctx.stats.messages, messages_rate: ctx.stats.rate }),
   },
+  { methods: ['GET', 'HEAD'], pattern: /^\/file\/([A-Za-z0-9]{1,64})(?:\.[A-Za-z0-9]{1,16})?$/, handle: handleFile },
   { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish },

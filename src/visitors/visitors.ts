@@ -20,6 +20,9 @@ export interface VisitorLimits {
   /** Messages per day. */
   messages: number;
   subscriptions: number;
+  attachmentFileSize: number;
+  attachmentTotalSize: number;
+  attachmentExpirySeconds: number;
 }
 
 /**
@@ -170,6 +173,9 @@ export class Visitors {
         requestReplenishMs: c.visitorRequestLimitReplenishMs,
         messages: dailyMessageLimit(c),
         subscriptions: c.visitorSubscriptionLimit,
+        attachmentFileSize: c.attachmentFileSizeLimit,
+        attachmentTotalSize: c.visitorAttachmentTotalSizeLimit,
+        attachmentExpirySeconds: Math.floor(c.attachmentExpiryDurationMs / 1000),
       };
       return this.configLimits;
     }
@@ -179,6 +185,9 @@ export class Visitors {
       requestReplenishMs: Math.min(c.visitorRequestLimitReplenishMs, dayMs / Math.max(1, tier.messageLimit * 2)),
       messages: tier.messageLimit,
       subscriptions: c.visitorSubscriptionLimit,
+      attachmentFileSize: tier.attachmentFileSizeLimit,
+      attachmentTotalSize: tier.attachmentTotalSizeLimit,
+      attachmentExpirySeconds: tier.attachmentExpiryDuration,
     };
   }
 }

@@ -1,4 +1,5 @@
 import { HttpError, errors } from '../../model/errors.js';
+import type { Readable } from 'node:stream';
 import type { HttpResponse } from './uws.js';
 
 /** ntfy answers every origin: browser apps on other hosts publish and subscribe directly. */
@@ -6,11 +7,13 @@ export const corsHeaders: readonly (readonly [string, string])[] = [['Access-Con
 
 const statusText: Record<number, string> = {
   200: '200 OK',
+  206: '206 Partial Content',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   413: '413 Request Entity Too Large',
+  416: '416 Range Not Satisfiable',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   507: '507 Insufficient Storage',
@@ -54,6 +57,52 @@ export class Exchange {
 
   json(value: unknown): void {
     this.send(200, `${JSON.stringify(value)}\n`);
+  }
+
+  /**
+   * Streams `total` bytes from `source` with `headers`, pausing the source while the client
+   * does not read (uWS's tryEnd/onWritable); without a source, only the headers (HEAD).
+   */
+  stream(code: number, headers: readonly (readonly [string, string])[], total: number, source?: Readable): void {
+    if (this.aborted) return;
+    const res = this.res;
+    res.cork(() => {
+      res.writeStatus(status(code));
+      for (const [name, value] of [...corsHeaders, ...headers]) res.writeHeader(name, value);
+      if (!source || total === 0) res.endWithoutBody(total);
+    });
+    if (!source || total === 0) {
+      this.aborted = true;
+      source?.destroy();
+      return;
+    }
+    this.onAbort(() => source.destroy());
+    source.on('error', () => {
+      if (!this.aborted) res.close();
+    });
+    source.on('data', (chunk: Buffer) => {
+      if (this.aborted) return;
+      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const offset = res.getWriteOffset();
+      let [ok, done] = [false, false];
+      res.cork(() => ([ok, done] = res.tryEnd(bytes, total)));
+      if (done) {
+        this.aborted = true;
+        source.destroy();
+      } else if (!ok) {
+        source.pause();
+        res.onWritable((at) => {
+          res.cork(() => ([ok, done] = res.tryEnd(bytes.subarray(at - offset), total)));
+          if (done) {
+            this.aborted = true;
+            source.destroy();
+          } else if (ok) {
+            source.resume();
+          }
+          return ok;
+        });
+      }
+    });
   }
 
   /** ntfy's error body; anything that is not an HttpError is logged by the caller and answered as 50001. */

@@ -22,6 +22,8 @@ export interface ParsedPublish {
   deliver: boolean;
   /** Sent by a UnifiedPush app server (`up=1`). */
   unifiedPush: boolean;
+  /** The body is a file to store as the message's attachment, under this name ('' for a default). */
+  upload?: { name: string };
 }
 
 /** Topic names and sequence ids share ntfy's rule. */
@@ -44,7 +46,9 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   }
   setIfPresent(message, 'title', param(req, 'title'));
   setIfPresent(message, 'click', param(req, 'click'));
-  message.attachment = attachment(param(req, 'attach'), param(req, 'filename'));
+  const filename = param(req, 'filename');
+  const attach = param(req, 'attach');
+  if (attach !== '') message.attachment = linked(attach, filename);
   const icon = param(req, 'icon');
   if (icon !== '') {
     if (!httpUrl.test(icon)) throw errors.iconUrlInvalid;
@@ -71,6 +75,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   }
   const template = boolParam(req, 'template', false);
   const unifiedPush = boolParam(req, 'unifiedPush', false) || param(req, 'contentEncoding') === 'aes128gcm';
+  let upload: { name: string } | undefined;
   const pollId = param(req, 'pollId');
   if (pollId !== '') {
     // An iOS poll request: the body is dropped and only the id travels (ntfy's newPollRequestMessage).
@@ -78,12 +83,14 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     message.poll_id = pollId;
     message.message = 'New message';
     cache = false;
-  } else {
-    readBody(message, body, { unifiedPush, template, limit: limits.messageSizeLimit });
-    if (message.message === undefined || message.message === '') message.message = text || 'triggered';
+  } else if (readBody(message, body, { unifiedPush, template, filename })) {
+    if (text !== '') message.message = text; // else the upload names the file
+    upload = { name: filename };
+  } else if (message.message === undefined || message.message === '') {
+    message.message = text || 'triggered';
   }
   if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
-  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false) };
+  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false), ...(upload && { upload }) };
 }
 
 /** When a message cached at `time` leaves the cache. */
@@ -95,9 +102,8 @@ function setIfPresent(message: Message, field: 'title' | 'click', value: string)
   if (value !== '') message[field] = value;
 }
 
-function attachment(url: string, filename: string): Attachment | undefined {
-  if (url === '' && filename === '') return undefined;
-  if (url === '') throw errors.attachmentsDisallowed; // a file upload; no attachment-cache-dir here
+/** An attachment by URL (`X-Attach`): named after the URL unless a Filename is given; no size or expiry. */
+function linked(url: string, filename: string): Attachment {
   if (!httpUrl.test(url)) throw errors.attachmentUrlInvalid;
   return { name: filename || nameFromUrl(url), url };
 }
@@ -121,12 +127,15 @@ function delayedTime(delay: string, limits: PublishLimits): number {
   return at;
 }
 
-/** ntfy's handlePublishBody: which body becomes the message, and which would be an attachment. */
-function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; template: boolean; limit: number }): void {
+/**
+ * ntfy's handlePublishBody: whether the body is the message (it is set) or a file to
+ * upload (true): a body with a Filename, a body over message-size-limit, or one that is
+ * not UTF-8. With an attachment by URL or from UnifiedPush, a body too large for a
+ * message is refused (ntfy would cut it).
+ */
+function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; template: boolean; filename: string }): boolean {
   const { bytes, truncated } = body;
-  // Larger than a message may be: ntfy would store it as an uploaded file, and uploads
-  // need attachment-cache-dir, which this server does not have.
-  if (truncated) throw errors.attachmentsDisallowed;
+  if (truncated && (opts.unifiedPush || message.attachment)) throw errors.attachmentsDisallowed;
   if (opts.unifiedPush) {
     if (isUtf8(bytes)) {
       message.message = bytes.toString('utf8'); // UnifiedPush payloads are passed on untrimmed
@@ -134,15 +143,17 @@ function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; te
       message.message = bytes.toString('base64');
       message.encoding = 'base64';
     }
-    return;
+    return false;
   }
-  if (!isUtf8(bytes)) throw message.attachment ? errors.messageNotUtf8 : errors.attachmentsDisallowed;
+  if (!message.attachment && (opts.filename !== '' || truncated || !isUtf8(bytes))) return true;
+  if (!isUtf8(bytes)) throw errors.messageNotUtf8;
   if (opts.template) {
     // Templating arrives with its own issue; until then it is refused, never ignored.
     if (!isJson(bytes)) throw errors.templateNotJson;
     throw errors.badRequest.wrap('message templating is not available on this server');
   }
   if (bytes.length > 0) message.message = bytes.toString('utf8').trim();
+  return false;
 }
 
 function isJson(bytes: Buffer): boolean {

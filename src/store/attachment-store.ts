@@ -1,0 +1,49 @@
+import type { Readable } from 'node:stream';
+
+/** A stored upload, as the download route and the limits need it. */
+export interface StoredFile {
+  id: string;
+  size: number;
+  /** Mime type, sniffed by the uploader. */
+  type: string;
+  /** The visitor it counts against (visitor-attachment-total-size-limit, bandwidth). */
+  owner: string;
+  /** Unix seconds after which housekeeping removes it. */
+  expires: number;
+}
+
+/** An upload in progress: bytes go to a part file, which only `commit` makes visible. */
+export interface FileUpload {
+  /** Bytes written so far. */
+  readonly size: number;
+  /**
+   * Takes the chunk at once — it may be uWS's memory, valid only during the call — so the
+   * network, not a queue, holds back a fast client. Throws `TooLarge` past the limit (the
+   * part file is gone then).
+   */
+  write(chunk: Uint8Array): void;
+  commit(meta: Omit<StoredFile, 'id' | 'size'>): Promise<StoredFile>;
+  /** Drops the part file. */
+  abort(): Promise<void>;
+}
+
+/**
+ * Uploaded attachments (ntfy's attachment-cache-dir): files with their metadata, and what
+ * they add up to, in total and per owner, so limits are checked without touching disk.
+ */
+export interface AttachmentStore {
+  /** Starts file `id`; its writes reject once more than `limit` bytes would be held. */
+  create(id: string, limit: number): FileUpload;
+  stat(id: string): StoredFile | undefined;
+  /** The bytes of a stored file, `start` to `end` inclusive when given. */
+  read(id: string, range?: { start: number; end: number }): Readable;
+  remove(id: string): Promise<void>;
+  /** Removes every file expired at `now` (Unix seconds); answers their ids. */
+  expire(now: number): Promise<string[]>;
+  /** Bytes stored for `owner`. */
+  usage(owner: string): number;
+  /** Bytes stored in all. */
+  readonly total: number;
+}
+
+export class TooLarge extends Error {}

@@ -1,0 +1,47 @@
+import { isUtf8 } from 'node:buffer';
+import { fileTypeFromBuffer } from 'file-type';
+import { errors } from '../../model/errors.js';
+import { nowSeconds, type Message } from '../../model/message.js';
+import { TooLarge } from '../../store/attachment-store.js';
+import type { Visitor } from '../../visitors/visitors.js';
+import type { ServerContext } from '../context.js';
+import type { Body } from '../http/body.js';
+import type { BodyStream } from '../http/body-stream.js';
+import type { RequestInfo } from '../http/request.js';
+
+/**
+ * ntfy's handleBodyAsAttachment: streams the body into the attachment store under the
+ * message's id, within the smallest of the visitor's file limit, what is left of the
+ * visitor's total and what is left of the server's total (41301 the moment one is
+ * crossed, leaving no file), and makes the message's `attachment` of it.
+ */
+export async function storeUpload(ctx: ServerContext, req: RequestInfo, message: Message, name: string, head: Body, rest: BodyStream | undefined, visitor: Visitor): Promise<void> {
+  const store = ctx.attachments;
+  if (!store) throw errors.attachmentsDisallowed;
+  const { attachmentFileSize, attachmentTotalSize, attachmentExpirySeconds } = visitor.limits;
+  const expires = nowSeconds() + attachmentExpirySeconds;
+  if (message.time > expires) throw errors.attachmentExpiryBeforeDelivery;
+  const limit = Math.min(attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), ctx.config.attachmentTotalSizeLimit - store.total);
+  const announced = Number(req.headers.get('content-length') ?? NaN);
+  if (limit <= 0 || announced > limit) throw errors.entityTooLargeAttachment; // before a byte is written
+  const upload = store.create(message.id, limit);
+  try {
+    upload.write(head.bytes);
+    if (head.truncated && rest) await rest.rest((chunk) => upload.write(chunk));
+  } catch (err) {
+    await upload.abort();
+    throw err instanceof TooLarge ? errors.entityTooLargeAttachment : err;
+  }
+  const { type, ext } = await sniff(head.bytes);
+  const stored = await upload.commit({ type, owner: visitor.key, expires });
+  const fileName = name || `attachment${ext}`;
+  message.attachment = { name: fileName, type, size: stored.size, expires, url: `${ctx.config.baseUrl}/file/${message.id}${ext}` };
+  message.message ??= `You received a file: ${fileName}`;
+}
+
+/** The type from the first bytes (ntfy sniffs too): a known format, else text or bytes. */
+async function sniff(head: Buffer): Promise<{ type: string; ext: string }> {
+  const known = await fileTypeFromBuffer(head);
+  if (known) return { type: known.mime, ext: `.${known.ext}` };
+  return isUtf8(head) ? { type: 'text/plain; charset=utf-8', ext: '.txt' } : { type: 'application/octet-stream', ext: '.bin' };
+}

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { publish, type Json } from '../support/clients.js';
+import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+/** Uploads (attachment-cache-dir): bodies that become files, their download, limits and expiry. */
+
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
+
+/** A server with uploads on; closed when the calling test ends. */
+async function server(settings: Record<string, unknown> = {}, dir = join(tempDir(), 'files')): Promise<TestServer & { dir: string }> {
+  const s = await startTestServer({ 'base-url': 'http://files.example', 'attachment-cache-dir': dir, ...settings });
+  after(() => s.server.close());
+  return { ...s, dir };
+}
+
+/** A POST without Content-Length (chunked), so only the streaming limit can stop it. */
+function postChunked(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<[number, Json]> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += String(chunk)));
+      res.on('end', () => resolve([res.statusCode ?? 0, JSON.parse(text) as Json]));
+    });
+    req.on('error', reject);
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+    req.end();
+  });
+}
+
+const fileId = (attachment: unknown): string => /\/file\/([A-Za-z0-9]+)/.exec((attachment as { url: string }).url)?.[1] as string;
+
+// One server for the upload tests, made and closed at the top level (a hook inside
+// `before` would run as soon as `before` ends).
+const sharedDir = mkdtempSync(join(tmpdir(), 'tocsin-files-'));
+let s: TestServer & { dir: string };
+before(async () => {
+  const started = await startTestServer({ 'base-url': 'http://files.example', 'attachment-cache-dir': sharedDir });
+  s = { ...started, dir: sharedDir };
+});
+after(async () => {
+  await s.server.close();
+  rmSync(sharedDir, { recursive: true, force: true });
+});
+
+describe('attachments — uploads', () => {
+  it('a body over message-size-limit becomes a text file', async () => {
+    const text = 'x'.repeat(5000);
+    const { status, json } = await publish(`${s.url}/docs-topic`, text);
+    assert.equal(status, 200);
+    assert.equal(json.message, 'You received a file: attachment.txt');
+    const a = json.attachment as Json;
+    assert.deepEqual([a.name, a.type, a.size], ['attachment.txt', 'text/plain; charset=utf-8', 5000]);
+    assert.equal(a.url, `http://files.example/file/${json.id as string}.txt`);
+    assert.ok(Math.abs((a.expires as number) - (Date.now() / 1000 + 3 * 3600)) < 5, 'kept attachment-expiry-duration (3h)');
+    assert.equal(readFileSync(join(s.dir, json.id as string), 'utf8'), text);
+  });
+
+  it('a binary body is sniffed (image/png) and named by its type', async () => {
+    const { json } = await publish(`${s.url}/img`, png);
+    assert.deepEqual([(json.attachment as Json).name, (json.attachment as Json).type], ['attachment.png', 'image/png']);
+  });
+
+  it('a Filename makes even a small text body a file; a Message header stays the text', async () => {
+    const named = await publish(`${s.url}/img`, 'hello', { Filename: 'note.md' });
+    assert.deepEqual([named.json.message, (named.json.attachment as Json).name, (named.json.attachment as Json).size], ['You received a file: note.md', 'note.md', 5]);
+    const captioned = await publish(`${s.url}/img`, png, { Filename: 'photo.png', Message: 'Look' });
+    assert.equal(captioned.json.message, 'Look');
+  });
+
+  it('downloads whole, by HEAD, and by range; unknown files and bad ranges are refused', async () => {
+    const { json } = await publish(`${s.url}/dl`, '0123456789', { Filename: 'digits.txt' });
+    const url = `${s.url}/file/${fileId(json.attachment)}.txt`;
+    const whole = await fetch(url);
+    assert.deepEqual([whole.status, whole.headers.get('content-type'), whole.headers.get('content-length'), await whole.text()], [200, 'text/plain; charset=utf-8', '10', '0123456789']);
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.deepEqual([head.status, head.headers.get('content-length'), await head.text()], [200, '10', '']);
+    const part = await fetch(url, { headers: { Range: 'bytes=2-5' } });
+    assert.deepEqual([part.status, part.headers.get('content-range'), await part.text()], [206, 'bytes 2-5/10', '2345']);
+    const tail = await fetch(url, { headers: { Range: 'bytes=-3' } });
+    assert.equal(await tail.text(), '789');
+    assert.equal((await fetch(url, { headers: { Range: 'bytes=20-30' } })).status, 416);
+    const missing = await fetch(`${s.url}/file/doesnotexist`);
+    assert.deepEqual([missing.status, ((await missing.json()) as Json).code], [404, 40401]);
+  });
+
+  it('an attachment that would expire before its delayed delivery is refused (40015)', async () => {
+    const t = await server({ 'attachment-expiry-duration': '1m', 'message-delay-min': '1s' });
+    const { status, json } = await publish(`${t.url}/later`, 'file', { Filename: 'a.txt', In: '2m' });
+    assert.deepEqual([status, json.code], [400, 40015]);
+  });
+});
+
+describe('attachments — limits', () => {
+  it('per file: refused at once with Content-Length, or the moment the stream passes it, leaving no file', async () => {
+    const t = await server({ 'attachment-file-size-limit': '100k' });
+    const big = Buffer.alloc(300 * 1024, 1);
+    const announced = await publish(`${t.url}/big`, big);
+    assert.deepEqual([announced.status, announced.json.code], [413, 41301]);
+    const [status, json] = await postChunked(`${t.url}/big`, big);
+    assert.deepEqual([status, json.code], [413, 41301]);
+    assert.deepEqual(readdirSync(t.dir), [], 'no partial file');
+    assert.equal((await publish(`${t.url}/big`, Buffer.alloc(50 * 1024, 1))).status, 200, 'the server goes on');
+  });
+
+  it('per visitor and for the server in all', async () => {
+    const perVisitor = await server({ 'visitor-attachment-total-size-limit': '1500' });
+    assert.equal((await publish(`${perVisitor.url}/v`, Buffer.alloc(1000, 0xff))).status, 200);
+    assert.deepEqual([(await publish(`${perVisitor.url}/v`, Buffer.alloc(1000, 0xff))).json.code], [41301]);
+    const account = (await (await fetch(`${perVisitor.url}/v1/account`)).json()) as Json;
+    assert.equal(account.stats, undefined, 'no account API without an auth-file');
+    const global = await server({ 'attachment-total-size-limit': '1500', 'behind-proxy': true });
+    assert.equal((await publish(`${global.url}/g`, Buffer.alloc(1000, 0xff), { 'X-Forwarded-For': '198.51.100.1' })).status, 200);
+    const other = await postChunked(`${global.url}/g`, Buffer.alloc(1000, 0xff), { 'X-Forwarded-For': '198.51.100.2' });
+    assert.deepEqual([other[0], other[1].code], [413, 41301], 'another visitor, but the server is full');
+    assert.equal(readdirSync(global.dir).length, 2, 'the first file and its metadata only');
+  });
+
+  it('housekeeping removes expired files, freeing the visitor\'s share', async () => {
+    const t = await server({ 'attachment-expiry-duration': '1s', 'manager-interval': '1s', 'visitor-attachment-total-size-limit': '1500' });
+    const { json } = await publish(`${t.url}/exp`, Buffer.alloc(1000, 0xff));
+    assert.equal((await publish(`${t.url}/exp`, Buffer.alloc(1000, 0xff))).status, 413);
+    await sleep(3000);
+    assert.equal((await fetch(`${t.url}/file/${fileId(json.attachment)}`)).status, 404);
+    assert.deepEqual(readdirSync(t.dir), []);
+    assert.equal((await publish(`${t.url}/exp`, Buffer.alloc(1000, 0xff))).status, 200, 'the share is free again');
+  });
+
+  it('without base-url the start is refused, as ntfy', async () => {
+    await assert.rejects(startTestServer({ 'attachment-cache-dir': tempDir() }), /if attachment-cache-dir is set, base-url must also be set/);
+  });
+});
+
+describe('attachments — memory', () => {
+  it('a 15 MB upload streams to disk: the server\'s RSS grows by a few MB at most', async () => {
+    const dir = tempDir();
+    const child = await spawnServer(['--base-url', 'http://files.example', '--attachment-cache-dir', join(dir, 'files'), '--attachment-file-size-limit', '20M']);
+    const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.child.pid as number}/status`, 'utf8'))?.[1]) * 1024;
+    await publish(`${child.url}/warm`, Buffer.alloc(1024 * 1024, 7)); // first upload loads file-type and warms the path
+    const before = rss();
+    const [status, json] = await postChunked(`${child.url}/big`, Buffer.alloc(15 * 1024 * 1024, 9));
+    const grown = rss() - before;
+    assert.deepEqual([status, (json.attachment as Json).size], [200, 15 * 1024 * 1024]);
+    console.log(`# RSS delta of a 15 MB upload: ${(grown / 1024 / 1024).toFixed(1)} MB`);
+    assert.ok(grown < 8 * 1024 * 1024, `RSS grew by ${(grown / 1024 / 1024).toFixed(1)} MB`);
+  });
+});
