@@ -158,7 +158,8 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.visitors.forget(Date.now());
-    await ctx.attachments?.expire(nowSeconds());
+    const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
+    if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
   } catch (err) {
     ctx.log.error({ err }, 'housekeeping failed');

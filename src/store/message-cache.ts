@@ -60,6 +60,8 @@ export interface MessageCache {
   replay(query: ReplayQuery): Promise<Replay>;
   /** Deletes expired messages; returns how many. */
   prune(nowSeconds: number): Promise<number>;
+  /** Removes the `attachment` of the messages with these ids (their files expired). */
+  dropAttachments(ids: readonly string[]): Promise<void>;
   /** Topics that hold at least one message. */
   topics(): Promise<Set<string>>;
   /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */

@@ -3,7 +3,7 @@ import { controlEvent, messageJson } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import type { MessageCache, Since } from '../store/message-cache.js';
 import { hold } from '../operators/hold.js';
-import { matchFilter, type MessageFilter } from '../operators/match-filter.js';
+import { isEmptyFilter, matchFilter, passes, type MessageFilter } from '../operators/match-filter.js';
 import { skipReplayed } from '../operators/skip-replayed.js';
 import type { TopicHub } from './hub.js';
 
@@ -19,6 +19,8 @@ export interface SubscriptionRequest {
 export interface Opened {
   /** Some topic's replay was capped (`X-Messages-Truncated: 1`). */
   truncated: boolean;
+  /** The JSON bytes of the replay it will send (the visitor's bandwidth pays for them). */
+  replayBytes: number;
   /** open, the replay, then live messages; completes after the replay when polling. */
   events$: Observable<Outbound>;
   /** Lets go of the live topics when `events$` will never be subscribed (the client left). */
@@ -49,13 +51,15 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
     const replays = await Promise.all(
       req.topics.map((topic) => deps.cache.replay({ topic, since: req.since, scheduled: req.scheduled, maxBytes: deps.replayLimit })),
     );
-    const replayed = mergeByTime(replays.map((r) => r.messages));
+    const merged = mergeByTime(replays.map((r) => r.messages));
+    const replayed = isEmptyFilter(req.filter) ? merged : merged.filter((e) => passes(req.filter, e));
     const truncated = replays.some((r) => r.truncated);
+    const replayBytes = replayed.reduce((sum, e) => sum + Buffer.byteLength(e.json), 0);
     const replay$ = from(replayed);
-    if (!live) return { truncated, events$: replay$.pipe(matchFilter(req.filter)), cancel: () => undefined };
-    const maybeLive = new Set(replayed.filter((e) => (e.seq ?? 0) > deliveredSeq).map((e) => e.head.id));
-    const events$ = concat(of(controlOutbound('open', req.topics)), replay$, live.observable.pipe(skipReplayed(maybeLive)));
-    return { truncated, events$: events$.pipe(matchFilter(req.filter)), cancel: live.release };
+    if (!live) return { truncated, replayBytes, events$: replay$, cancel: () => undefined };
+    const maybeLive = new Set(merged.filter((e) => (e.seq ?? 0) > deliveredSeq).map((e) => e.head.id));
+    const live$ = live.observable.pipe(skipReplayed(maybeLive), matchFilter(req.filter));
+    return { truncated, replayBytes, events$: concat(of(controlOutbound('open', req.topics)), replay$, live$), cancel: live.release };
   } catch (err) {
     live?.release();
     throw err;

@@ -1,13 +1,17 @@
 import { errors } from '../model/errors.js';
+import { enter } from './admit.js';
+import { userKeyPrefix, type Visitor } from '../visitors/visitors.js';
 import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
 
 /**
  * GET and HEAD /file/{id}[.ext]: an uploaded attachment, whole or one byte range
- * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are 404.
+ * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are
+ * 404. The bytes sent count against the uploader's daily bandwidth (42905 when used up).
  */
-export function handleFile(ctx: ServerContext, ex: Exchange, req: RequestInfo, [id]: string[]): void {
+export async function handleFile(ctx: ServerContext, ex: Exchange, req: RequestInfo, [id]: string[]): Promise<void> {
+  enter(ctx, req); // 42901, as ntfy limits file requests
   const file = ctx.attachments?.stat(id as string);
   if (!ctx.attachments || !file) throw errors.notFound;
   const headers: [string, string][] = [
@@ -22,8 +26,18 @@ export function handleFile(ctx: ServerContext, ex: Exchange, req: RequestInfo, [
   const [start, end] = range ?? [0, file.size - 1];
   const length = Math.max(0, end - start + 1);
   if (range) headers.push(['Content-Range', `bytes ${start}-${end}/${file.size}`]);
-  const body = req.method === 'HEAD' || length === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
+  const sending = req.method === 'HEAD' ? 0 : length;
+  if (sending > 0 && !(await uploader(ctx, file.owner)).transfer(sending, Date.now())) throw errors.bandwidthLimit;
+  if (ex.aborted) return;
+  const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
   ex.stream(range ? 206 : 200, headers, length, body);
+}
+
+/** The visitor a file's owner key names: a user (with their tier's limits) or an address. */
+async function uploader(ctx: ServerContext, owner: string): Promise<Visitor> {
+  const name = owner.startsWith(userKeyPrefix) ? owner.slice(userKeyPrefix.length) : undefined;
+  const user = name !== undefined ? await ctx.access?.store.user(name) : undefined;
+  return ctx.visitors.owner(owner, user);
 }
 
 /** One range of a `Range` header; undefined for none (or one this server ignores, as HTTP allows). */

@@ -3,10 +3,14 @@ import type { Config } from '../config/schema.js';
 import type { User } from '../model/access.js';
 import { errors } from '../model/errors.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
+import { Bucket } from './bucket.js';
 
 const dayMs = 86_400_000;
 /** ntfy's visitorExpungeAfter: a visitor unseen this long is forgotten. */
 const forgetAfterMs = dayMs;
+
+/** A user on a tier is the visitor `user:NAME`, wherever they come from. */
+export const userKeyPrefix = 'user:';
 
 /** ntfy's configBasedVisitorLimits: visitor-message-daily-limit, or one message per request refill over a day. */
 export function dailyMessageLimit(c: Config): number {
@@ -23,15 +27,19 @@ export interface VisitorLimits {
   attachmentFileSize: number;
   attachmentTotalSize: number;
   attachmentExpirySeconds: number;
+  /** Attachment bytes uploaded, downloaded or replayed per day. */
+  bandwidth: number;
 }
 
 /**
  * One visitor (an address, its network, or a user on a tier): a token bucket of requests,
- * the day's message count and the subscriptions it holds open. Every check is O(1).
+ * one of bandwidth bytes, the day's message count and the subscriptions it holds open.
+ * Every check is O(1).
  */
 export class Visitor {
-  private tokens: number;
-  private refilledAt: number;
+  private readonly requests: Bucket;
+  /** ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. */
+  private readonly bytes: Bucket;
   private day: number;
   private messageCount = 0;
   subscriptions = 0;
@@ -45,8 +53,8 @@ export class Visitor {
     public limits: VisitorLimits,
     now: number,
   ) {
-    this.tokens = limits.requestBurst;
-    this.refilledAt = now;
+    this.requests = new Bucket(limits.requestBurst, now);
+    this.bytes = new Bucket(limits.bandwidth, now);
     this.day = Math.floor(now / dayMs);
     this.seenAt = now;
   }
@@ -55,10 +63,17 @@ export class Visitor {
   request(now: number): void {
     if (this.exempt) return;
     const { requestBurst, requestReplenishMs } = this.limits;
-    this.tokens = Math.min(requestBurst, this.tokens + (now - this.refilledAt) / requestReplenishMs);
-    this.refilledAt = now;
-    if (this.tokens < 1) throw errors.tooManyRequests;
-    this.tokens -= 1;
+    if (!this.requests.take(1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
+  }
+
+  /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
+  transfer(bytes: number, now: number): boolean {
+    return this.bytes.take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
+  }
+
+  /** The bandwidth bytes left now. */
+  bandwidthLeft(now: number): number {
+    return Math.floor(this.bytes.left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
   }
 
   /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */
@@ -121,16 +136,27 @@ export class Visitors {
   /** The visitor behind a request: the user when on a tier (their limits follow them), else the address. */
   of(peer: string, forwarded: string | undefined, user: User | undefined): Visitor {
     const address = this.address(peer, forwarded);
-    const key = user?.tier ? `user:${user.name}` : visitorKey(address, this.config.visitorPrefixBitsIpv4, this.config.visitorPrefixBitsIpv6);
+    const key = user?.tier ? `${userKeyPrefix}${user.name}` : visitorKey(address, this.config.visitorPrefixBitsIpv4, this.config.visitorPrefixBitsIpv6);
     const limits = this.limits(user);
-    let visitor = this.byKey.get(key);
-    if (!visitor) {
-      if (this.byKey.size >= this.maxVisitors) this.forget(this.now());
-      visitor = new Visitor(key, contains(this.exempt, address), limits, this.now());
-      this.byKey.set(key, visitor);
-    } else if (user?.tier) {
-      visitor.limits = limits; // follows changes of the tier
-    }
+    const visitor = this.byKey.get(key);
+    if (!visitor) return this.add(key, address, limits);
+    if (user?.tier) visitor.limits = limits; // follows changes of the tier
+    return visitor;
+  }
+
+  /**
+   * The visitor an upload is billed to, by the key it was stored under: downloads draw on
+   * the uploader's bandwidth, as ntfy (one uploader cannot lend a file to a thousand
+   * downloaders for free). `user` is the key's user, for a tier's limits.
+   */
+  owner(key: string, user: User | undefined): Visitor {
+    return this.byKey.get(key) ?? this.add(key, key.split('/')[0] as string, this.limits(user));
+  }
+
+  private add(key: string, address: string, limits: VisitorLimits): Visitor {
+    if (this.byKey.size >= this.maxVisitors) this.forget(this.now());
+    const visitor = new Visitor(key, contains(this.exempt, address), limits, this.now());
+    this.byKey.set(key, visitor);
     return visitor;
   }
 
@@ -176,6 +202,7 @@ export class Visitors {
         attachmentFileSize: c.attachmentFileSizeLimit,
         attachmentTotalSize: c.visitorAttachmentTotalSizeLimit,
         attachmentExpirySeconds: Math.floor(c.attachmentExpiryDurationMs / 1000),
+        bandwidth: c.visitorAttachmentDailyBandwidthLimit,
       };
       return this.configLimits;
     }
@@ -188,6 +215,7 @@ export class Visitors {
       attachmentFileSize: tier.attachmentFileSizeLimit,
       attachmentTotalSize: tier.attachmentTotalSizeLimit,
       attachmentExpirySeconds: tier.attachmentExpiryDuration,
+      bandwidth: tier.attachmentBandwidthLimit,
     };
   }
 }

@@ -24,6 +24,7 @@ before(async () => {
     'visitor-account-creation-limit-burst': 20,
     'visitor-auth-failure-limit-burst': 100,
     'visitor-message-daily-limit': 500,
+    'visitor-attachment-daily-bandwidth-limit': '200M',
   });
 });
 after(() => s.server.close());
@@ -67,7 +68,7 @@ describe('account API — sign-up, login, password', () => {
     assert.equal(me.role, 'anonymous');
     assert.deepEqual(me.limits, {
       basis: 'ip', messages: 500, messages_expiry_duration: 43_200, emails: 24, calls: 0, reservations: 0,
-      attachment_total_size: 104_857_600, attachment_file_size: 15_728_640, attachment_expiry_duration: 10_800, attachment_bandwidth: 524_288_000,
+      attachment_total_size: 104_857_600, attachment_file_size: 15_728_640, attachment_expiry_duration: 10_800, attachment_bandwidth: 209_715_200,
     });
     assert.equal((me.stats as Json).messages_remaining, 500);
   });

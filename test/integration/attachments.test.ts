@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
 import { publish, type Json } from '../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
@@ -31,6 +32,11 @@ function postChunked(url: string, body: Buffer, headers: Record<string, string> 
     for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
     req.end();
   });
+}
+
+async function pollJson(topicUrl: string): Promise<Json[]> {
+  const text = await (await fetch(`${topicUrl}/json?poll=1`)).text();
+  return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Json);
 }
 
 const fileId = (attachment: unknown): string => /\/file\/([A-Za-z0-9]+)/.exec((attachment as { url: string }).url)?.[1] as string;
@@ -128,11 +134,47 @@ describe('attachments — limits', () => {
     await sleep(3000);
     assert.equal((await fetch(`${t.url}/file/${fileId(json.attachment)}`)).status, 404);
     assert.deepEqual(readdirSync(t.dir), []);
+    const [cached] = (await pollJson(`${t.url}/exp`)).filter((m) => m.id === json.id);
+    assert.deepEqual([cached?.message, cached?.attachment], [`You received a file: ${(json.attachment as Json).name as string}`, undefined], 'the message lost its attachment entry');
     assert.equal((await publish(`${t.url}/exp`, Buffer.alloc(1000, 0xff))).status, 200, 'the share is free again');
   });
 
   it('without base-url the start is refused, as ntfy', async () => {
     await assert.rejects(startTestServer({ 'attachment-cache-dir': tempDir() }), /if attachment-cache-dir is set, base-url must also be set/);
+  });
+});
+
+describe('attachments — daily bandwidth', () => {
+  const from = (address: string): Record<string, string> => ({ 'X-Forwarded-For': address });
+
+  it('downloads draw on the uploader\'s bandwidth (42905 when used up); HEAD is free', async () => {
+    const t = await server({ 'visitor-attachment-daily-bandwidth-limit': '2500', 'behind-proxy': true });
+    const { json } = await publish(`${t.url}/bw`, Buffer.alloc(1000, 0xff), from('198.51.100.1')); // the upload takes 1000
+    const url = `${t.url}/file/${fileId(json.attachment)}`;
+    assert.equal((await fetch(url, { headers: from('198.51.100.2') })).status, 200); // 2000
+    const refused = await fetch(url, { headers: from('198.51.100.3') });
+    assert.deepEqual([refused.status, ((await refused.json()) as Json).code], [429, 42905], 'another downloader, the same uploader');
+    assert.equal((await fetch(url, { method: 'HEAD', headers: from('198.51.100.3') })).status, 200);
+    const part = await fetch(url, { headers: { ...from('198.51.100.3'), Range: 'bytes=0-99' } });
+    assert.deepEqual([part.status, (await part.arrayBuffer()).byteLength], [206, 100], 'a range costs its own length'); // 2100
+    const upload = await publish(`${t.url}/bw`, Buffer.alloc(1000, 0xff), from('198.51.100.1'));
+    assert.deepEqual([upload.status, upload.json.code], [413, 41301], 'uploads draw on it too, as ntfy');
+    assert.equal((await publish(`${t.url}/bw`, Buffer.alloc(1000, 0xff), from('198.51.100.9'))).status, 200, 'others still upload');
+  });
+
+  it('replays draw on the subscriber\'s bandwidth: 429/42905 with no message sent, on every format', async () => {
+    const t = await server({ 'visitor-attachment-daily-bandwidth-limit': '3000' });
+    for (let i = 0; i < 10; i++) assert.equal((await publish(`${t.url}/replayed`, `message ${i} ${'x'.repeat(150)}`)).status, 200);
+    assert.equal((await pollJson(`${t.url}/replayed`)).length, 10); // about 2,300 of the 3,000 bytes
+    for (const path of ['json?poll=1', 'sse?since=all', 'raw?since=all', 'json?since=all']) {
+      const res = await fetch(`${t.url}/replayed/${path}`);
+      assert.deepEqual([path, res.status, ((await res.json()) as Json).code], [path, 429, 42905]);
+    }
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/replayed/ws?since=all`);
+    const status = await new Promise<number | undefined>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode)));
+    assert.equal(status, 429);
+    const live = await fetch(`${t.url}/replayed/json?poll=1&since=none`);
+    assert.deepEqual([live.status, await live.text()], [200, ''], 'a request that replays nothing costs nothing');
   });
 });
 

@@ -111,6 +111,18 @@ for (const [name, open] of implementations) {
       assert.deepEqual([...(await cache.topics())].includes('p'), true);
     });
 
+    it('dropAttachments removes the attachment entry and keeps the rest of the JSON', async () => {
+      const cache = create();
+      const attachment = { name: 'a.txt', type: 'text/plain', size: 3, expires: now + 60, url: 'http://h/file/x.txt' };
+      const withFile = message('d', { message: 'You received a file: a.txt', attachment });
+      const other = message('d', { attachment: { ...attachment, name: 'b.txt' } });
+      await cache.add([entry(withFile), entry(other)]);
+      await cache.dropAttachments([withFile.id, 'unknown']);
+      const [first, second] = (await cache.replay({ topic: 'd', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).messages;
+      assert.equal(first?.json, messageJson({ ...withFile, attachment: undefined }));
+      assert.equal(second?.json, messageJson(other));
+    });
+
     it('stats persist', async () => {
       const cache = create();
       assert.equal(await cache.loadStats(), 0);

@@ -28,7 +28,12 @@ export async function startTestServer(settings: RawValues = {}): Promise<TestSer
  * Every test talks from 127.0.0.1, so ntfy's default visitor limits (60 requests at once,
  * one per 5 s) would stop most of them; tests of the limits set their own.
  */
-const unlimited: RawValues = { 'visitor-request-limit-burst': 1_000_000, 'visitor-message-daily-limit': 1_000_000_000, 'visitor-subscription-limit': 1_000_000 };
+const unlimited: RawValues = {
+  'visitor-request-limit-burst': 1_000_000,
+  'visitor-message-daily-limit': 1_000_000_000,
+  'visitor-subscription-limit': 1_000_000,
+  'visitor-attachment-daily-bandwidth-limit': '1T',
+};
 
 /** A temp directory removed when the test file ends. */
 export function tempDir(): string {

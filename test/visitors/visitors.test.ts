@@ -45,6 +45,23 @@ describe('visitors', () => {
     assert.equal(code(() => v.subscribe()), undefined);
   });
 
+  it('spend daily bandwidth as a bucket of a day\'s bytes, refilled over the day; exempt hosts too', () => {
+    const v = visitors({ 'visitor-attachment-daily-bandwidth-limit': '1000', 'visitor-request-limit-exempt-hosts': ['203.0.113.0/24'] }).of('203.0.113.5', undefined, undefined);
+    assert.deepEqual([v.transfer(600, 0), v.transfer(600, 0), v.bandwidthLeft(0)], [true, false, 400], 'a refused transfer takes nothing');
+    assert.equal(v.bandwidthLeft(43_200_000), 900, 'half a day brings back half the limit');
+    assert.equal(v.bandwidthLeft(200_000_000), 1000, 'never more than the limit');
+  });
+
+  it('find the owner of an upload by its key, seen or not', () => {
+    const registry = visitors({ 'visitor-attachment-daily-bandwidth-limit': '1000' });
+    const seen = registry.of('198.51.100.1', undefined, undefined);
+    assert.equal(registry.owner('198.51.100.1', undefined), seen);
+    const user = { name: 'phil', tier: { messageLimit: 10, attachmentBandwidthLimit: 5000 } } as User;
+    const owner = registry.owner('user:phil', user);
+    assert.deepEqual([owner.key, owner.limits.bandwidth, registry.owner('user:phil', undefined) === owner], ['user:phil', 5000, true]);
+    assert.equal(registry.owner('2001:db8::/64', undefined).limits.bandwidth, 1000);
+  });
+
   it('group by the forwarded address only behind a proxy, and a user on a tier by name', () => {
     const behind = visitors({ 'behind-proxy': true, 'proxy-trusted-hosts': ['10.0.0.0/8'] });
     assert.equal(behind.of('10.0.0.1', '198.51.100.7, 10.0.0.2', undefined).key, '198.51.100.7');

@@ -117,6 +117,11 @@ export class SqliteMessageCache implements MessageCache {
     return this.expire.run(nowSeconds).changes;
   }
 
+  async dropAttachments(ids: readonly string[]): Promise<void> {
+    const drop = this.db.prepare("UPDATE messages SET json = json_remove(json, '$.attachment') WHERE id = ?");
+    this.db.transaction(() => ids.forEach((id) => drop.run(id)))();
+  }
+
   async topics(): Promise<Set<string>> {
     const names = this.db.prepare('SELECT DISTINCT topic FROM messages').pluck().all() as string[];
     return new Set(names);

@@ -12,8 +12,8 @@ import type { RequestInfo } from '../http/request.js';
 /**
  * ntfy's handleBodyAsAttachment: streams the body into the attachment store under the
  * message's id, within the smallest of the visitor's file limit, what is left of the
- * visitor's total and what is left of the server's total (41301 the moment one is
- * crossed, leaving no file), and makes the message's `attachment` of it.
+ * visitor's total, of the server's total and of the visitor's daily bandwidth (41301 the
+ * moment one is crossed, leaving no file), and makes the message's `attachment` of it.
  */
 export async function storeUpload(ctx: ServerContext, req: RequestInfo, message: Message, name: string, head: Body, rest: BodyStream | undefined, visitor: Visitor): Promise<void> {
   const store = ctx.attachments;
@@ -21,7 +21,9 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   const { attachmentFileSize, attachmentTotalSize, attachmentExpirySeconds } = visitor.limits;
   const expires = nowSeconds() + attachmentExpirySeconds;
   if (message.time > expires) throw errors.attachmentExpiryBeforeDelivery;
-  const limit = Math.min(attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), ctx.config.attachmentTotalSizeLimit - store.total);
+  const now = Date.now();
+  const left = [attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), ctx.config.attachmentTotalSizeLimit - store.total, visitor.bandwidthLeft(now)];
+  const limit = Math.min(...left);
   const announced = Number(req.headers.get('content-length') ?? NaN);
   if (limit <= 0 || announced > limit) throw errors.entityTooLargeAttachment; // before a byte is written
   const upload = store.create(message.id, limit);
@@ -34,6 +36,7 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   }
   const { type, ext } = await sniff(head.bytes);
   const stored = await upload.commit({ type, owner: visitor.key, expires });
+  visitor.transfer(stored.size, Date.now());
   const fileName = name || `attachment${ext}`;
   message.attachment = { name: fileName, type, size: stored.size, expires, url: `${ctx.config.baseUrl}/file/${message.id}${ext}` };
   message.message ??= `You received a file: ${fileName}`;

@@ -1,13 +1,14 @@
 import { interval, type Subscription } from 'rxjs';
 import { isEmptyFilter } from '../../operators/match-filter.js';
-import { controlOutbound, openSubscription } from '../../streams/subscription.js';
+import { controlOutbound, type Opened } from '../../streams/subscription.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { admit, billSubscriber } from '../admit.js';
-import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
+import { recordSlowSubscriber, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
-import { parseSubscribe, type SubscribeParams } from './params.js';
+import { openBilled } from './open.js';
+import { parseSubscribe } from './params.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
@@ -16,11 +17,11 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
   const { visitor } = admitted;
   ctx.topics.admit(topics);
   await billSubscriber(ctx, topics, admitted);
-  if (params.poll) return poll(ctx, format, ex, topics, params);
+  if (params.poll) return poll(ctx, format, ex, await openBilled(ctx, visitor, topics, params));
   visitor.subscribe(); // 42903 past visitor-subscription-limit
   let opened;
   try {
-    opened = await open(ctx, topics, params);
+    opened = await openBilled(ctx, visitor, topics, params);
   } catch (err) {
     visitor.unsubscribe();
     throw err;
@@ -74,16 +75,11 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
 }
 
 /** poll=1: the cached messages at once, holding no subscription. */
-async function poll(ctx: ServerContext, format: StreamFormat, ex: Exchange, topics: string[], params: SubscribeParams): Promise<void> {
-  const opened = await open(ctx, topics, params);
+function poll(ctx: ServerContext, format: StreamFormat, ex: Exchange, opened: Opened): void {
   if (ex.aborted) return opened.cancel();
   const frames: Buffer[] = [];
   opened.events$.subscribe((event) => frames.push(event.frame(formats[format])));
   ex.send(200, Buffer.concat(frames), contentTypes[format], truncatedHeader(opened.truncated));
-}
-
-function open(ctx: ServerContext, topics: string[], params: SubscribeParams): ReturnType<typeof openSubscription> {
-  return openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
 }
 
 /** A replay cut at replayLimitBytes says so, as Tocsin's clients may want to know. */

@@ -2,14 +2,15 @@ import type { Subscription } from 'rxjs';
 import type { Outbound } from '../../model/outbound.js';
 import { errors } from '../../model/errors.js';
 import { isEmptyFilter } from '../../operators/match-filter.js';
-import { openSubscription } from '../../streams/subscription.js';
-import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
+import type { Opened } from '../../streams/subscription.js';
+import { recordSlowSubscriber, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
 import { admit, billSubscriber, enter } from '../admit.js';
 import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
+import { openBilled, replays } from './open.js';
 import { parseSubscribe, type SubscribeParams } from './params.js';
 import type { Visitor } from '../../visitors/visitors.js';
 import { WsBroadcast } from './ws-broadcast.js';
@@ -26,6 +27,8 @@ interface Socket {
   closeOnShutdown?: () => void;
   /** Unsent bytes of the initial replay, allowed beyond the limit while they drain. */
   backlog: number;
+  /** The subscription, when it was opened (and its replay paid for) before the upgrade. */
+  opened: Opened | undefined;
 }
 
 /** ntfy closes sockets whose pong is this late after its ping (server.go wsPongWait). */
@@ -61,20 +64,27 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const topics = topicsOf(info.path, 'ws');
         if (!topics) throw errors.notFound;
         const params = parseSubscribe(info);
-        const accept = ({ visitor }: { visitor: Visitor }): void => {
-          if (ex.aborted) return;
+        const accept = ({ visitor }: { visitor: Visitor }, opened?: Opened): void => {
+          if (ex.aborted) return opened?.cancel();
           ctx.topics.admit(topics);
           if (!params.poll) visitor.subscribe();
-          const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0 };
+          const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0, opened };
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
         };
-        // Without an auth-file the upgrade stays synchronous; with one it waits for the check.
-        if (!ctx.access && !ctx.config.visitorSubscriberRateLimiting) accept({ visitor: enter(ctx, info) });
+        // The common upgrade stays synchronous; an auth-file's check, billing UnifiedPush
+        // subscribers or paying for a replay (42905 must be an HTTP answer) make it wait.
+        if (!ctx.access && !ctx.config.visitorSubscriberRateLimiting && !replays(params)) accept({ visitor: enter(ctx, info) });
         else {
           admit(ctx, info, topics, 'read')
             .then(async (admitted) => {
               await billSubscriber(ctx, topics, admitted);
-              accept(admitted);
+              const opened = await openBilled(ctx, admitted.visitor, topics, params);
+              try {
+                accept(admitted, opened);
+              } catch (err) {
+                opened.cancel();
+                throw err;
+              }
             })
             .catch((err: unknown) => ex.error(err));
         }
@@ -103,7 +113,8 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
 async function start(ws: WebSocket<Socket>, ctx: ServerContext, broadcast: WsBroadcast<Socket>): Promise<void> {
   const socket = ws.getUserData();
   const { topics, params } = socket;
-  const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
+  const opened = socket.opened ?? (await openBilled(ctx, socket.visitor, topics, params));
+  socket.opened = undefined;
   if (socket.closed) return opened.cancel();
   let live = false;
   const send = (event: Outbound): void => {
