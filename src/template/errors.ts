@@ -1,0 +1,23 @@
+/** Why a template failed: bad syntax, a construct ntfy refuses, a failing execution, or too much output. */
+export type TemplateErrorCode = 'parse' | 'disallowed' | 'exec' | 'too-large';
+
+/** Every failure of compile() and render(); the message carries Go's "template: NAME:LINE:COL: ..." prefix. */
+export class TemplateError extends Error {
+  constructor(
+    readonly code: TemplateErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TemplateError';
+  }
+}
+
+/** A source position, kept on every node so errors can name line and column. */
+export interface Pos {
+  readonly offset: number;
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Thrown by functions; the executor wraps it with the position and "error calling NAME". */
+export class FuncError extends Error {}
