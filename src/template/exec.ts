@@ -368,8 +368,10 @@ export class State {
       case 'value':
         return v;
       case 'string':
+        if (typeof v === 'string') return v;
+        break;
       case 'bool':
-        if (typeof v === t) return v;
+        if (typeof v === 'boolean') return v;
         break;
       case 'int':
         if (typeof v === 'bigint') return v;

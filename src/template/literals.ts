@@ -43,10 +43,10 @@ const INT64_MAX = (1n << 63n) - 1n;
 
 /** strconv.ParseInt(text, 0, 64): sign, 0x/0o/0b/0 prefixes, underscores after a prefix. */
 function parseInt0(text: string): bigint | undefined {
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0[0-7_]*|[1-9][0-9]*)$/.exec(text);
+  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(text);
   if (!m) return undefined;
   let digits = m[2] ?? '';
-  if (digits.includes('_') && (!/^0[xXoObB]?_?[0-9a-fA-F]/.test(digits) || /__|_$/.test(digits))) return undefined;
+  if (/__|_$/.test(digits)) return undefined;
   digits = digits.replace(/_/g, '');
   let v: bigint;
   if (/^0[oO]/.test(digits)) v = BigInt('0o' + digits.slice(2));

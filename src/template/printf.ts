@@ -16,12 +16,13 @@ interface Flags {
 
 const plain: Flags = { plus: false, minus: false, sharp: false, space: false, zero: false, wid: -1, prec: -1 };
 
-function pad(s: string, f: Flags, zero = false): string {
+/** fmt's pad: to the width in runes, with zeros under the 0 flag (numbers clear it where Go does). */
+function pad(s: string, f: Flags): string {
   if (f.wid < 0) return s;
   const n = f.wid - runeCount(s);
   if (n <= 0) return s;
   if (f.minus) return s + ' '.repeat(n);
-  return (zero && f.zero ? '0' : ' ').repeat(n) + s;
+  return (f.zero ? '0' : ' ').repeat(n) + s;
 }
 
 const badVerb = (v: unknown, verb: string): string =>
@@ -65,20 +66,47 @@ function fmtFloat(x: number, verb: string, f: Flags): string {
   if (verb === 'v') num = formatFloat(x, 'g', f.prec);
   else if ('gG'.includes(verb)) num = formatFloat(x, verb, f.prec);
   else if ('eEfF'.includes(verb)) num = formatFloat(x, verb === 'F' ? 'f' : verb, f.prec < 0 ? 6 : f.prec);
+  else if (verb === 'x' || verb === 'X') num = hexFloat(x, verb);
   else return badVerb(x, verb);
   let sign = num[0] === '-' || num[0] === '+' ? num[0] : '+';
   if (num[0] === '-' || num[0] === '+') num = num.slice(1);
   if (f.space && sign === '+' && !f.plus) sign = ' ';
   if (num === 'Inf' || num === 'NaN') {
-    if (num === 'NaN' && !f.space && !f.plus) return pad(num, f);
-    return pad(sign + num, f);
+    const nf = { ...f, zero: false };
+    if (num === 'NaN' && !f.space && !f.plus) return pad(num, nf);
+    return pad(sign + num, nf);
   }
   if (f.plus || sign !== '+') {
     const s = sign + num;
     if (f.zero && !f.minus && f.wid > s.length) return sign + '0'.repeat(f.wid - s.length) + num;
     return pad(s, f);
   }
-  return pad(num, f, true);
+  return pad(num, f);
+}
+
+/** %x on a float64: shortest hex mantissa, binary exponent ("0x1.cp+01"). */
+function hexFloat(x: number, verb: string): string {
+  if (!Number.isFinite(x)) return formatFloat(x, 'g', -1);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  let exp = Number(bits >> 52n);
+  let mant = bits & ((1n << 52n) - 1n);
+  if (exp === 0 && mant === 0n) return sign + (verb === 'x' ? '0x0p+00' : '0X0P+00');
+  if (exp === 0) {
+    exp = 1;
+    while (mant < 1n << 52n) {
+      mant <<= 1n;
+      exp--;
+    }
+    mant &= (1n << 52n) - 1n;
+  }
+  const e = exp - 1023;
+  const frac = mant.toString(16).padStart(13, '0').replace(/0+$/, '');
+  const a = Math.abs(e);
+  const s = `0x1${frac === '' ? '' : '.' + frac}p${e < 0 ? '-' : '+'}${a < 10 ? '0' : ''}${a}`;
+  return sign + (verb === 'X' ? s.toUpperCase() : s);
 }
 
 function fmtString(s: string, verb: string, f: Flags): string {
@@ -110,7 +138,7 @@ function fmtString(s: string, verb: string, f: Flags): string {
 /** fmt's printArg/printValue for one operand; depth > 0 inside slices and maps. */
 function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
   if (v === null || v === undefined) {
-    if (depth > 0 || verb === 'v') return pad('<nil>', f);
+    if (depth > 0 || verb === 'v' || verb === 'T') return pad('<nil>', f);
     return badVerb(v, verb);
   }
   if (verb === 'T') return pad(goType(v), f);

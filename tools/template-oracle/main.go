@@ -24,15 +24,25 @@ type testCase struct {
 	Msg  string          `json:"msg,omitempty"`
 }
 
-func render(c *testCase) {
+// caseFile holds one group of cases; a case without its own data uses the file's.
+type caseFile struct {
+	Data  json.RawMessage `json:"data"`
+	Cases []*testCase     `json:"cases"`
+}
+
+func render(c *testCase, fileData json.RawMessage) {
 	c.Want, c.Err, c.Msg = nil, "", ""
 	if disallowed.MatchString(c.T) {
 		c.Err = "disallowed"
 		return
 	}
+	raw := c.D
+	if len(raw) == 0 {
+		raw = fileData
+	}
 	var data any
-	if len(c.D) > 0 {
-		if err := json.Unmarshal(c.D, &data); err != nil {
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &data); err != nil {
 			panic(err)
 		}
 	}
@@ -56,23 +66,23 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		var cases []*testCase
-		if err := json.Unmarshal(raw, &cases); err != nil {
+		var file caseFile
+		if err := json.Unmarshal(raw, &file); err != nil {
 			panic(fmt.Sprintf("%s: %v", path, err))
 		}
-		for _, c := range cases {
-			render(c)
+		for _, c := range file.Cases {
+			render(c, file.Data)
 		}
 		var out bytes.Buffer
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(cases); err != nil {
+		if err := enc.Encode(file); err != nil {
 			panic(err)
 		}
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %d cases\n", path, len(cases))
+		fmt.Printf("%s: %d cases\n", path, len(file.Cases))
 	}
 }

@@ -22,7 +22,8 @@ function title(s: string): string {
   for (const c of s) {
     const letter = /[\p{L}\p{N}\p{M}]/u.test(c);
     out += letter ? (inWord ? lower(c) : upper(c)) : c;
-    inWord = letter || (inWord && (c === "'" || c === '’'));
+    // Unicode word breaking keeps "_" and, between letters, ' . : inside a word.
+    inWord = letter || c === '_' || (inWord && "'’.:·".includes(c));
   }
   return out;
 }
