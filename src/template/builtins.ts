@@ -27,7 +27,7 @@ function eq(a: unknown, ...rest: unknown[]): boolean {
   for (const b of rest) {
     const k2 = basicKind(b);
     if (k1 !== k2) {
-      if (k1 !== 'invalid' && k2 !== 'invalid') fail('incompatible types for comparison');
+      if (k1 !== 'invalid' && k2 !== 'invalid') fail(`incompatible types for comparison: ${goType(a)} and ${goType(b)}`);
       continue;
     }
     switch (k1) {
@@ -53,7 +53,7 @@ function lt(a: unknown, b: unknown): boolean {
   const k1 = basicKind(a);
   const k2 = basicKind(b);
   if (k1 === 'invalid' || k1 === 'other' || k2 === 'invalid' || k2 === 'other') fail('invalid type for comparison');
-  if (k1 !== k2) fail('incompatible types for comparison');
+  if (k1 !== k2) fail(`incompatible types for comparison: ${goType(a)} and ${goType(b)}`);
   switch (k1) {
     case 'bool':
       return fail('invalid type for comparison');

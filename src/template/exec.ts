@@ -4,7 +4,13 @@ import { TemplateError } from './errors.js';
 import { goTypeName, type GoFunc, type ParamType } from './funcs.js';
 import { formatV } from './printf.js';
 import { timeMethod } from './timemethods.js';
-import { GoTime, Int64, elemOf, goType, intOf, isMap, sortedKeys, truth } from './values.js';
+import { GoTime, Int64, byteLen, elemOf, goType, intOf, isMap, sortedKeys, truth } from './values.js';
+
+/**
+ * Longest string or list a function may return. Go has no such bound; without it a template
+ * that doubles a string in a loop exhausts memory before the deadline is checked.
+ */
+export const MAX_VALUE = 1 << 20;
 
 /** Marks "no piped value", as distinct from a piped "no value" (undefined). */
 const MISSING = Symbol('missing');
@@ -67,7 +73,7 @@ export class State {
 
   private write(s: string): void {
     this.out += s;
-    this.outBytes += s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s);
+    this.outBytes += byteLen(s);
     if (this.outBytes > this.opts.maxOutput) {
       throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `template output exceeds ${this.opts.maxOutput} bytes`));
     }
@@ -219,6 +225,7 @@ export class State {
       case 'chain':
         return this.evalChain(dot, first, cmd.args, final);
       case 'ident':
+        this.at(cmd.pos, cmd.args.map(argString).join(' '));
         return this.evalFunction(dot, first, cmd.args, final);
       case 'pipe':
         this.notAFunction(cmd.args, final);
@@ -286,7 +293,7 @@ export class State {
   }
 
   private evalFunction(dot: unknown, id: Extract<Arg, { k: 'ident' }>, args: Arg[], final: Final): unknown {
-    this.at(id.pos, id.name);
+    if (args.length === 1) this.at(id.pos, id.name);
     const f = this.opts.funcs.get(id.name);
     if (f === undefined) return this.fail(`${JSON.stringify(id.name)} is not a defined function`);
     return this.evalCall(dot, f, id.name, args, final);
@@ -308,10 +315,16 @@ export class State {
       }
       return final !== MISSING ? this.validate(final, 'value') : v;
     }
+    const [pos, context] = [this.pos, this.context];
     const argv: unknown[] = args.map((a, i) => this.evalArg(dot, typeAt(i), a));
     if (final !== MISSING) argv.push(this.validate(final, typeAt(args.length)));
+    this.at(pos, context);
     try {
-      return (f.fn as (...a: unknown[]) => unknown)(...argv);
+      const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
+      if ((typeof result === 'string' || Array.isArray(result)) && result.length > MAX_VALUE) {
+        throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `${name} built a value longer than ${MAX_VALUE}`));
+      }
+      return result;
     } catch (e) {
       if (e instanceof TemplateError) throw e;
       return this.fail(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);

@@ -42,7 +42,13 @@ export function quoteRune(cp: number, asciiOnly = false): string {
 }
 
 /** strconv.CanBackquote. */
-export const canBackquote = (s: string): boolean => !/[`\x00-\x08\x0a-\x1f\x7f\ufeff]/.test(s);
+export function canBackquote(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c === 0x60 || c === 0x7f || c === 0xfeff) return false;
+  }
+  return true;
+}
 
 /** Number of runes (code points) in s, which is how fmt counts widths. */
 export function runeCount(s: string): number {

@@ -95,7 +95,7 @@ export const lists: Record<string, GoFunc> = {
     const out: unknown[] = [];
     for (const l of lists) {
       if (!Array.isArray(l)) fail(l === null || l === undefined ? 'runtime error: invalid memory address or nil pointer dereference' : `cannot concat type ${goKind(l)} as list`);
-      out.push(...(l as unknown[]));
+      for (const e of l as unknown[]) out.push(e);
     }
     return out;
   }),

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compile, DEFAULT_MAX_OUTPUT, TemplateError } from '../../src/template/index.js';
+
+const renderError = (text: string, data: unknown, limits?: { maxOutput?: number; timeoutMs?: number }): TemplateError => {
+  try {
+    compile(text).render(data, limits);
+  } catch (e) {
+    if (e instanceof TemplateError) return e;
+    throw e;
+  }
+  return assert.fail('expected a TemplateError');
+};
+
+describe('template limits', () => {
+  it('limits — a nested range over until stops at the timeout with exec', () => {
+    // 10^12 iterations: only the deadline can stop this.
+    const text = '{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}';
+    const started = Date.now();
+    const err = renderError(text, {}, { timeoutMs: 50 });
+    assert.equal(err.code, 'exec');
+    assert.match(err.message, /timed out/);
+    assert.ok(Date.now() - started < 2000, 'stopped soon after the deadline');
+  });
+
+  it('limits — an integer range of a billion stops at the timeout', () => {
+    const err = renderError('{{ range $i := 1000000000 }}{{ end }}', {}, { timeoutMs: 30 });
+    assert.equal(err.code, 'exec');
+  });
+
+  it('limits — output beyond maxOutput fails with too-large', () => {
+    const err = renderError('{{ range until 10000 }}0123456789{{ end }}', {}, { maxOutput: 1000 });
+    assert.equal(err.code, 'too-large');
+  });
+
+  it('limits — maxOutput counts UTF-8 bytes', () => {
+    assert.equal(compile('{{ .s }}').render({ s: 'é'.repeat(5) }, { maxOutput: 10 }), 'ééééé');
+    assert.equal(renderError('{{ .s }}', { s: 'é'.repeat(6) }, { maxOutput: 10 }).code, 'too-large');
+  });
+
+  it('limits — the default output cap applies without limits', () => {
+    const err = renderError('{{ range until 10000 }}{{ repeat 10 "0123456789" }}{{ end }}', {});
+    assert.equal(err.code, 'too-large');
+    assert.match(err.message, new RegExp(String(DEFAULT_MAX_OUTPUT)));
+  });
+
+  it('limits — Sprig refuses to build huge lists and strings (ntfy limits)', () => {
+    assert.equal(renderError('{{ until 1000000000 }}', {}).code, 'exec');
+    assert.equal(renderError('{{ seq 1000000 }}', {}).code, 'exec');
+    assert.equal(renderError('{{ repeat 100000 "x" }}', {}).code, 'exec');
+    assert.equal(renderError('{{ repeat 10000 "0123456789" }}', {}).code, 'exec');
+  });
+
+  it('limits — doubling a string or list in a loop fails with too-large before memory runs out', () => {
+    const str = renderError('{{ $s := "xx" }}{{ range until 100 }}{{ $s = cat $s $s }}{{ end }}{{ len $s }}', {}, { timeoutMs: 5000 });
+    assert.equal(str.code, 'too-large');
+    const list = renderError('{{ $l := list 1 }}{{ range until 100 }}{{ $l = concat $l $l }}{{ end }}', {}, { timeoutMs: 5000 });
+    assert.equal(list.code, 'too-large');
+  });
+
+  it('limits — within limits the same template renders', () => {
+    assert.equal(compile('{{ range until 3 }}{{ . }}{{ end }}').render({}, { maxOutput: 3, timeoutMs: 1000 }), '012');
+  });
+});
