@@ -339,6 +339,7 @@ export class State {
       case 'dot':
         return check(dot);
       case 'nil':
+        if (t === 'value') return undefined; // reflect.Value's zero is "no value"
         if (t === 'any' || t === 'map' || raw) return null;
         return this.fail(`cannot assign nil to ${goTypeName[t]}`);
       case 'field':

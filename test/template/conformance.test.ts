@@ -22,7 +22,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   describe(`template conformance — ${file}`, () => {
     for (const c of cases) {
       it(c.t, () => {
-        const input = structuredClone(c.d ?? data);
+        const input = structuredClone('d' in c ? c.d : data);
         let got: string | TemplateError;
         try {
           got = compile(c.t).render(input);

@@ -214,11 +214,70 @@ dates = [
     "{{ eq (toDate \"2006\" \"2020\") (toDate \"2006\" \"2020\") }}", "{{ unixEpoch .s }}", "{{ date \"2006\" (toDate \"2006\" \"1999\") }}",
 ]
 
-groups = {"syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+GH = {"action": "opened", "sender": {"login": "octo"}, "repository": {"full_name": "o/r", "stargazers_count": 42},
+      "pull_request": {"title": "Fix <bug> & \"quotes\"", "number": 17, "labels": [{"name": "bug"}, {"name": "ui"}]}}
+GRAFANA = {"status": "firing", "alerts": [
+    {"status": "firing", "labels": {"alertname": "HighCPU", "instance": "web-1"}, "annotations": {"summary": "CPU at 97.5%"}, "values": {"B": 97.5}},
+    {"status": "resolved", "labels": {"alertname": "DiskFull", "instance": "db-1"}, "annotations": {}, "values": {"B": 12}}],
+    "commonLabels": {"severity": "critical"}, "externalURL": "http://grafana:3000/"}
+
+realistic = [
+    ("{{.sender.login}} {{.action}} PR #{{.pull_request.number}}: {{.pull_request.title}}", GH),
+    ("{{ .pull_request.title | html }}", GH), ("{{ .pull_request.title | toJSON }}", GH),
+    ("{{ range $i, $l := .pull_request.labels }}{{ if $i }}, {{ end }}{{ $l.name }}{{ end }}", GH),
+    ("{{ $names := list }}{{ range .pull_request.labels }}{{ $names = append $names .name }}{{ end }}{{ join \",\" $names }}", GH),
+    ("⭐ {{ .repository.stargazers_count }} {{ if gt .repository.stargazers_count 40.0 }}popular{{ end }}", GH),
+    ("{{ if eq .status \"firing\" }}🔥{{ else }}✅{{ end }} {{ len .alerts }} alert(s)", GRAFANA),
+    ("{{ range .alerts }}[{{ .status | upper }}] {{ .labels.alertname }} on {{ .labels.instance }}: {{ .annotations.summary | default \"no summary\" }}\n{{ end }}", GRAFANA),
+    ("{{ range .alerts }}{{ printf \"%.1f\" .values.B }} {{ end }}", GRAFANA),
+    ("{{ with (index .alerts 0) }}{{ .labels.alertname }}{{ end }}", GRAFANA),
+    ("{{ .commonLabels.severity | title }} — {{ .externalURL | trimSuffix \"/\" }}", GRAFANA),
+    ("{{ range $k, $v := .commonLabels }}{{ $k }}={{ $v }}{{ end }}", GRAFANA),
+    ("{{ (urlParse .externalURL).host }}", GRAFANA),
+    ("{{ toPrettyJSON .commonLabels }}", GRAFANA),
+    ("{{ .alerts | len | printf \"%03d\" }}", GRAFANA),
+]
+
+data = [
+    ("{{ . }}", "just a string"), ("{{ . }}", 42), ("{{ . }}", 0.1), ("{{ . }}", None), ("{{ .x }}", None), ("{{ . }}", [1, [2, [3]]]),
+    ("{{ .a }}", [1]), ("{{ range . }}{{ . }},{{ end }}", [1.5, "x", False]), ("{{ . }}", -0.0), ("{{ . }}", 1e-7),
+    ("{{ . }}", 123456789), ("{{ . }}", 9007199254740993), ("{{ . }}", 1.0), ("{{ . }}", 100000), ("{{ . }}", 1e20), ("{{ . }}", 1e21),
+    ("{{ . }}", {"B": 1, "a": 2, "é": 3, "_": 4, "1": 5}), ("{{ range $k, $v := . }}{{ $k }}{{ end }}", {"b": 1, "a": 2, "B": 3, "ä": 4}),
+    ("{{ keys . | sortAlpha }}", {"b": 1, "a": 2, "B": 3}), ("{{ .a.b.c }}", {"a": {"b": {"c": None}}}), ("{{ .a.b.c }}", {"a": {"b": None}}),
+    ("{{ .a.b.c }}", {"a": {}}), ("{{ if .a.b }}y{{ else }}n{{ end }}", {"a": {"b": [0]}}), ("{{ index . \"key with space\" }}", {"key with space": "v"}),
+    ("{{ index . \"a-b\" }}", {"a-b": 1}), ("{{ .emoji }} {{ len .emoji }} {{ upper .emoji }}", {"emoji": "🔔 ring"}),
+    ("{{ printf \"%q\" .s }}", {"s": "tab\there \u0007 é 🔔"}), ("{{ printf \"%-6s|%6s|\" .s .s }}", {"s": "héé"}),
+    ("{{ trunc 2 .s }}", {"s": "éé"}), ("{{ printf \"%x\" .s }}", {"s": "é"}), ("{{ toJSON . }}", {"s": "é<>&\u2028", "n": 1.5e300, "z": -0.0}),
+    ("{{ toJSON . }}", {"n": 1e-7, "m": 123456789012, "k": 0.000001}), ("{{ .s | js }}", {"s": "</script>'\"\u0000"}),
+    ("{{ .s | urlquery }}", {"s": "a+b c/d?e=f&g"}), ("{{ .s | html }}", {"s": "\u0000<>"}), ("{{ len . }}", {"a": 1, "b": 2}),
+    ("{{ $x := . }}{{ range $x }}{{ . }}{{ end }}", [3, 2, 1]), ("{{ range $i, $v := . }}{{ $i }}{{ $v }}{{ end }}", {"x": [1], "y": {"z": 1}}),
+    ("{{ range . }}{{ if eq . \"stop\" }}{{ break }}{{ end }}{{ . }} {{ end }}", ["a", "b", "stop", "c"]),
+    ("{{ range . }}{{ range . }}{{ if eq . 2.0 }}{{ continue }}{{ end }}{{ . }}{{ end }};{{ end }}", [[1, 2, 3], [2, 4]]),
+    ("{{ range $i, $e := . }}{{ $.x }}{{ end }}", {"x": "X", "y": 1}), ("{{ with .a }}{{ $.b }}{{ . }}{{ end }}", {"a": "A", "b": "B"}),
+    ("{{ eq .a .b }}", {"a": "x", "b": "x"}), ("{{ eq .a .b }}", {"a": 1, "b": 1.0}), ("{{ lt .a .b }}", {"a": 1, "b": 2}),
+    ("{{ eq .a nil }}", {"a": None}), ("{{ default 5 .a | printf \"%v\" }}", {"a": 0}), ("{{ coalesce .a .b \"c\" }}", {"a": None, "b": ""}),
+    ("{{ add .a .b }}", {"a": 1.9, "b": 2.9}), ("{{ add .a 1 }}", {"a": "5"}), ("{{ mul .a 2 }}", {"a": 1e19}), ("{{ round .a 1 }}", {"a": 2.45}),
+    ("{{ floor .a }} {{ ceil .a }}", {"a": -0.5}), ("{{ date \"2006-01-02\" (toDate \"2006-01-02T15:04:05Z07:00\" .t) }}", {"t": "2024-02-29T23:59:59-05:00"}),
+    ("{{ (toDate \"2006-01-02T15:04:05Z07:00\" .t).UTC }}", {"t": "2024-02-29T23:59:59-05:00"}),
+    ("{{ toDate \"2006-01-02T15:04:05.999999999Z07:00\" .t }}", {"t": "2024-02-29T23:59:59.123456789+05:30"}),
+    ("{{ dateInZone \"Mon, 02 Jan 2006 15:04:05 -0700\" (toDate \"2006-01-02\" .d) \"Europe/Berlin\" }}", {"d": "2024-07-01"}),
+    ("{{ duration .s }}", {"s": "3661"}), ("{{ atoi .s | add1 }}", {"s": "41"}), ("{{ .s | b64dec }}", {"s": "8J+UlA=="}),
+    ("{{ regexFindAll \"[a-z]+@[a-z.]+\" .s -1 }}", {"s": "mail a@b.com and c@d.org"}), ("{{ regexReplaceAll \"\\\\s+\" .s \" \" }}", {"s": "a  b\t\nc"}),
+    ("{{ splitList \"\\n\" .s | len }}", {"s": "a\nb\nc"}), ("{{ range splitList \",\" .s }}[{{ trim . }}]{{ end }}", {"s": " a, b ,c "}),
+    ("{{ .s | nindent 4 }}", {"s": "line1\nline2"}), ("{{ .s | indent 2 | trim }}", {"s": "x\ny"}), ("{{ .s | quote }}", {"s": "say \"hi\"\n"}),
+    ("{{ .l | sortAlpha | join \"|\" }}", {"l": ["b", "B", "a", "é", "10", "9"]}), ("{{ .l | uniq }}", {"l": [1, 1.0, "1", True, True]}),
+    ("{{ has .n .l }}", {"n": 2, "l": [1, 2]}), ("{{ without .l .n }}", {"n": 2, "l": [1, 2]}), ("{{ .l | toStrings }}", {"l": [1.5, None, "x", {"a": 1}]}),
+    ("{{ .m | toRawJSON }}", {"m": {"html": "<b>&</b>", "list": [], "obj": {}}}), ("{{ dig \"a\" \"b\" \"none\" . }}", {"a": {"b": False}}),
+    ("{{ pick . \"a\" | toJSON }}", {"a": 1, "b": 2}), ("{{ (omit . \"a\").b }}", {"a": 1, "b": 2}), ("{{ values . }}", {"b": 1, "a": 2}),
+    ("{{ (fromJSON .j).x }}", {"j": "{\"x\": [1, {\"y\": 2}]}"}), ("{{ kindOf . }} {{ typeOf . }}", [1]), ("{{ kindOf . }} {{ typeOf . }}", "s"),
+]
+
+groups = {"realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]
 for name, rows in groups.items():
     path = os.path.join(out_dir, name + ".json")
-    json.dump({"data": D, "cases": [{"t": t} for t in rows]}, open(path, "w"), indent=2, ensure_ascii=False)
+    cases = [{"t": r} if isinstance(r, str) else {"t": r[0], "d": r[1]} for r in rows]
+    json.dump({"data": D, "cases": cases}, open(path, "w"), indent=2, ensure_ascii=False)
 print(sum(len(r) for r in groups.values()), "cases")
