@@ -43,6 +43,8 @@ export class State {
   constructor(private readonly opts: ExecOptions) {}
 
   run(root: Node[], data: unknown): string {
+    // Go's reflect.ValueOf(nil) is "no value", not a nil interface.
+    if (data === null) data = undefined;
     this.vars.push({ name: '$', value: data });
     try {
       this.walkList(data, root);
