@@ -268,11 +268,35 @@ data = [
     ("{{ .l | sortAlpha | join \"|\" }}", {"l": ["b", "B", "a", "é", "10", "9"]}), ("{{ .l | uniq }}", {"l": [1, 1.0, "1", True, True]}),
     ("{{ has .n .l }}", {"n": 2, "l": [1, 2]}), ("{{ without .l .n }}", {"n": 2, "l": [1, 2]}), ("{{ .l | toStrings }}", {"l": [1.5, None, "x", {"a": 1}]}),
     ("{{ .m | toRawJSON }}", {"m": {"html": "<b>&</b>", "list": [], "obj": {}}}), ("{{ dig \"a\" \"b\" \"none\" . }}", {"a": {"b": False}}),
-    ("{{ pick . \"a\" | toJSON }}", {"a": 1, "b": 2}), ("{{ (omit . \"a\").b }}", {"a": 1, "b": 2}), ("{{ values . }}", {"b": 1, "a": 2}),
+    ("{{ pick . \"a\" | toJSON }}", {"a": 1, "b": 2}), ("{{ (omit . \"a\").b }}", {"a": 1, "b": 2}), ("{{ values . | sortAlpha }}", {"b": 1, "a": 2}),
     ("{{ (fromJSON .j).x }}", {"j": "{\"x\": [1, {\"y\": 2}]}"}), ("{{ kindOf . }} {{ typeOf . }}", [1]), ("{{ kindOf . }} {{ typeOf . }}", "s"),
 ]
 
-groups = {"realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+more = [
+    "{{-3}}", "{{- 3}}", "{{3 -}} x", "{{3-}}", "a {{- if .t -}} b {{- else -}} c {{- end -}} d", "{{ if .no }}a{{- else if .t }} b {{ end }}",
+    "{{ (dict \"a\" (dict \"b\" 1)).a.b }}", "{{ (list 1 2 | len) }}", "{{ (.nested).x.y }}", "{{ ($.nested.x).y }}",
+    "{{ \"\\x41\\u00e9\\101\" }}", "{{ \"\\a\" | printf \"%q\" }}", "{{ range $i, $v := split \",\" \"x,y\" }}{{ $i }}={{ $v }} {{ end }}",
+    "{{ split \",\" \"x,y\" | len }}", "{{ .missing | and 1 }}", "{{ and 1 .missing }}", "{{ or .missing 0 }}", "{{ .s | or 0 }}",
+    "{{ printf \"%s\" .missing }}", "{{ printf \"%v|%d\" .nul .nul }}", "{{ 1.5 | printf \"%v\" }}", "{{ range $i := .l }}{{ $x := $i }}{{ $x }}{{ end }}",
+    "{{ $x := 0 }}{{ range .l }}{{ $x = . }}{{ end }}{{ $x }}", "{{ range .l }}{{ $ | len }}{{ end }}", "{{ with $x := .missing }}a{{ else }}{{ $x }}{{ end }}",
+    "{{ with .s }}{{ . }}{{ else with .n }}n{{ else }}none{{ end }}", "{{ with .missing }}{{ else with .nul }}{{ else }}none{{ end }}",
+    "{{ if and (gt .n 1.0) (lt .n 5.0) }}mid{{ end }}", "{{ if or (eq .s \"x\") (eq .s \"hello world\") }}match{{ end }}",
+    "{{ $a := 1 }}{{ $b := 2 }}{{ $a }}{{ $b }}{{ $a = $b }}{{ $a }}", "{{ range $i, $v := .m }}{{ $i }}{{ end }}{{ range $v := .m }}{{ $v }}{{ end }}",
+    "{{ range .l }}{{ else }}{{ end }}x", "{{ if .t }}{{ end }}", "{{ /* c */ }}", "{{- /* c */ -}}", "x {{- /* a */}} y",
+    "{{ printf \"%v\" (list 1 (list 2) (dict \"k\" (list))) }}", "{{ printf \"%d %s\" (list 1 2) (list \"a\") }}",
+    "{{ printf \"%6.2f|%-8.3e|%+g\" 3.14159 1234.5 2.0 }}", "{{ printf \"%08d|%-08d|%+08d\" -42 42 42 }}", "{{ printf \"%#v\" 1 }}",
+    "{{ printf \"%5.1s|\" \"abc\" }}", "{{ printf \"%c\" 128276 }}", "{{ printf \"%q\" 128276 }}", "{{ printf \"%x\" 1e3 }}",
+    "{{ print 1.0 2.5 \"s\" true nil }}", "{{ println .l .m }}", "{{ print (add 1 2) (len .l) }}", "{{ print .s .n }}",
+    "{{ len (list) }}", "{{ index (dict \"a\" (list 1 2)) \"a\" 1 }}", "{{ index .sl 3 }}", "{{ slice \"héllo\" 1 3 }}",
+    "{{ eq \"a\" \"a\" \"b\" }}", "{{ ne .n 3.0 }}", "{{ le .s \"hello\" }}", "{{ ge 2.5 2.5 }}", "{{ gt .n .f }}",
+    "{{ not 0 }}", "{{ not \"\" }}", "{{ not .l }}", "{{ and }}", "{{ or }}", "{{ html }}", "{{ print .n | len }}",
+    "{{ .m.a | printf \"%T\" }}", "{{ 'x' | printf \"%c %d %T\" 'y' }}", "{{ range 0 }}x{{ else }}zero{{ end }}", "{{ range -2 }}x{{ else }}neg{{ end }}",
+    "{{ range $i := add 1 2 }}{{ $i }}{{ end }}", "{{ range $i := .n }}{{ $i }}{{ end }}", "{{ $x := list }}{{ if $x }}y{{ else }}n{{ end }}",
+    "{{ .s | trunc 5 | upper | replace \"L\" \"1\" | quote }}", "{{ list 3 1 2 | sortAlpha | join \"\" }}", "{{ dict \"a\" 1 | toJSON }}",
+    "{{ \"a,b\" | splitList \",\" | last }}", "{{ until 3 | reverse }}", "{{ seq 3 | splitList \" \" | len }}", "{{ 5 | until | len }}",
+]
+
+groups = {"more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]
