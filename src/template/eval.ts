@@ -1,9 +1,12 @@
 /** Go's text/template evaluation of pipelines, commands, fields and calls (text/template/exec.go). */
-import { argString, type Arg, type Command, type Pipe } from './ast.js';
+import { argString, pipeString, type Arg, type Command, type Pipe } from './ast.js';
 import { TemplateError } from './errors.js';
 import { goTypeName, type GoFunc, type ParamType } from './funcs.js';
 import { timeMethod } from './timemethods.js';
 import { GoTime, elemOf, goType, isMap, truth } from './values.js';
+
+/** What an error names as the failing node. */
+type Context = Pipe | Command | Arg | string;
 
 /**
  * Longest string or list a function may return. Go has no such bound; without it a template
@@ -30,7 +33,8 @@ export class ExecFailure extends Error {}
 export class Evaluator {
   protected vars: { name: string; value: unknown }[] = [];
   protected pos = 0;
-  protected context = '';
+  /** The node being evaluated; described only when an error needs it. */
+  protected node: Context = '';
 
   constructor(protected readonly opts: ExecOptions) {}
 
@@ -39,9 +43,18 @@ export class Evaluator {
     throw new ExecFailure(msg);
   }
 
-  protected at(pos: number, context: string): void {
+  protected at(pos: number, node: Context): void {
     this.pos = pos;
-    this.context = context;
+    this.node = node;
+  }
+
+  /** Go's ErrorContext: the node as source text. */
+  protected get context(): string {
+    const n = this.node;
+    if (typeof n === 'string') return n;
+    if ('cmds' in n) return pipeString(n);
+    if ('args' in n) return n.args.map(argString).join(' ');
+    return argString(n);
   }
 
   protected setVar(name: string, value: unknown): void {
@@ -94,7 +107,7 @@ export class Evaluator {
       case 'chain':
         return this.evalChain(dot, first, cmd.args, final);
       case 'ident':
-        this.at(cmd.pos, cmd.args.map(argString).join(' '));
+        this.at(cmd.pos, cmd);
         return this.evalFunction(dot, first, cmd.args, final);
       case 'pipe':
         this.notAFunction(cmd.args, final);
@@ -102,7 +115,7 @@ export class Evaluator {
       case 'var':
         return this.evalVariable(dot, first, cmd.args, final);
     }
-    this.at(first.pos, argString(first));
+    this.at(first.pos, first);
     this.notAFunction(cmd.args, final);
     switch (first.k) {
       case 'bool':
@@ -130,7 +143,7 @@ export class Evaluator {
   }
 
   private evalVariable(dot: unknown, v: Extract<Arg, { k: 'var' }>, args: Arg[], final: Final): unknown {
-    this.at(v.pos, argString(v));
+    this.at(v.pos, v);
     const value = this.varValue(v.name);
     if (v.idents.length === 0) {
       this.notAFunction(args, final);
@@ -140,7 +153,7 @@ export class Evaluator {
   }
 
   private evalFieldChain(dot: unknown, recv: unknown, idents: string[], args: Arg[], final: Final, pos: number, node: Arg): unknown {
-    this.at(pos, argString(node));
+    this.at(pos, node);
     const n = idents.length;
     for (let i = 0; i < n - 1; i++) recv = this.evalField(dot, idents[i] ?? '', [], MISSING, recv);
     return this.evalField(dot, idents[n - 1] ?? '', args, final, recv);
@@ -162,32 +175,33 @@ export class Evaluator {
   }
 
   private evalFunction(dot: unknown, id: Extract<Arg, { k: 'ident' }>, args: Arg[], final: Final): unknown {
-    if (args.length === 1) this.at(id.pos, id.name);
+    if (args.length === 1) this.at(id.pos, id);
     const f = this.opts.funcs.get(id.name);
     if (f === undefined) return this.fail(`${JSON.stringify(id.name)} is not a defined function`);
     return this.evalCall(dot, f, id.name, args, final);
   }
 
   private evalCall(dot: unknown, f: GoFunc, name: string, cmdArgs: Arg[], final: Final): unknown {
-    const args = cmdArgs.slice(1);
-    const numIn = args.length + (final !== MISSING ? 1 : 0);
+    const n = cmdArgs.length - 1; // cmdArgs[0] names the function
+    const numIn = n + (final !== MISSING ? 1 : 0);
     const fixed = f.params.length;
     if (f.variadic !== undefined ? numIn < fixed : numIn !== fixed) {
       this.fail(`wrong number of args for ${name}: want ${f.variadic !== undefined ? 'at least ' : ''}${fixed} got ${numIn}`);
     }
-    const typeAt = (i: number): ParamType => f.params[i] ?? f.variadic ?? 'any';
     if (name === 'and' || name === 'or') {
       let v: unknown;
-      for (const a of args) {
-        v = this.evalArg(dot, 'value', a);
+      for (let i = 1; i <= n; i++) {
+        v = this.evalArg(dot, 'value', cmdArgs[i] as Arg);
         if (truth(v) === (name === 'or')) return v;
       }
       return final !== MISSING ? this.validate(final, 'value') : v;
     }
-    const [pos, context] = [this.pos, this.context];
-    const argv: unknown[] = args.map((a, i) => this.evalArg(dot, typeAt(i), a));
-    if (final !== MISSING) argv.push(this.validate(final, typeAt(args.length)));
-    this.at(pos, context);
+    const pos = this.pos;
+    const node = this.node;
+    const argv = new Array<unknown>(numIn);
+    for (let i = 0; i < n; i++) argv[i] = this.evalArg(dot, f.params[i] ?? f.variadic ?? 'any', cmdArgs[i + 1] as Arg);
+    if (final !== MISSING) argv[n] = this.validate(final, f.params[n] ?? f.variadic ?? 'any');
+    this.at(pos, node);
     try {
       const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
       if ((typeof result === 'string' || Array.isArray(result)) && result.length > MAX_VALUE) {
@@ -202,7 +216,7 @@ export class Evaluator {
 
   /** Go's evalArg: an operand converted to a parameter type; literals are typed by the parameter. */
   private evalArg(dot: unknown, t: ParamType, a: Arg, raw = false): unknown {
-    this.at(a.pos, argString(a));
+    this.at(a.pos, a);
     const check = (v: unknown): unknown => (raw ? v : this.validate(v, t));
     switch (a.k) {
       case 'dot':

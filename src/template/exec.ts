@@ -1,10 +1,9 @@
 /** Go's text/template executor (text/template/exec.go): walks the parse tree against data. */
-import { pipeString, type IfNode, type Node, type RangeNode } from './ast.js';
+import type { IfNode, Node, RangeNode } from './ast.js';
 import { TemplateError } from './errors.js';
 import { Evaluator } from './eval.js';
 import { formatV } from './printf.js';
 import { Int64, byteLen, intOf, isMap, sortedKeys, truth } from './values.js';
-
 
 const NORMAL = 0;
 const BREAK = 1;
@@ -61,7 +60,7 @@ export class State extends Evaluator {
         this.write(n.text);
         return NORMAL;
       case 'action': {
-        this.at(n.pos, pipeString(n.pipe));
+        this.at(n.pos, n.pipe);
         const v = this.evalPipeline(dot, n.pipe);
         if (n.pipe.decl.length === 0) this.write(v === undefined ? '<no value>' : formatV(v));
         return NORMAL;
@@ -81,7 +80,7 @@ export class State extends Evaluator {
   private walkIfOrWith(dot: unknown, n: IfNode): Flow {
     const mark = this.vars.length;
     try {
-      this.at(n.pos, pipeString(n.pipe));
+      this.at(n.pos, n.pipe);
       const v = this.evalPipeline(dot, n.pipe);
       if (truth(v)) return this.walkList(n.k === 'with' ? v : dot, n.list);
       if (n.elseList !== null) return this.walkList(dot, n.elseList);
@@ -92,7 +91,7 @@ export class State extends Evaluator {
   }
 
   private walkRange(dot: unknown, r: RangeNode): Flow {
-    this.at(r.pos, pipeString(r.pipe));
+    this.at(r.pos, r.pipe);
     const markOuter = this.vars.length;
     const val = this.evalPipeline(dot, r.pipe);
     const mark = this.vars.length;

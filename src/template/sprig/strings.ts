@@ -6,12 +6,18 @@ import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
 import { parseInt10, strslice, strval } from './convert.js';
 import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 
-/** Go's unicode simple case mapping: a rune maps to one rune or stays (no "ß" -> "SS"). */
-const mapRunes = (s: string, f: (c: string) => string): string =>
-  Array.from(s, (c) => {
+/**
+ * Go's unicode simple case mapping: a rune maps to one rune or stays (no "ß" -> "SS"), and
+ * without JS's context-sensitive final sigma. The whole-string mapping is right when no rune grew.
+ */
+function mapRunes(s: string, f: (c: string) => string): string {
+  const whole = f(s);
+  if (whole.length === s.length && !s.includes('Σ')) return whole;
+  return Array.from(s, (c) => {
     const m = f(c);
     return Array.from(m).length === 1 ? m : c;
   }).join('');
+}
 export const upper = (s: string): string => mapRunes(s, (c) => c.toUpperCase());
 export const lower = (s: string): string => mapRunes(s, (c) => c.toLowerCase());
 
