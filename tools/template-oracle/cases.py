@@ -132,7 +132,8 @@ math = [
     "{{ toDecimal \"0777\" }}", "{{ toDecimal 777 }}", "{{ toDecimal \"9\" }}", "{{ add 1 2 | printf \"%d\" }}", "{{ typeOf (add 1 2) }}",
     "{{ typeOf (maxf 1 2) }}", "{{ typeOf (floor 1) }}", "{{ add 9223372036854775807 1 }}", "{{ add .big 1 }}", "{{ mul .big .big }}",
     "{{ add 0.9 0.9 }}", "{{ sub \"x\" 1 }}", "{{ div 10 .n }}", "{{ eq (add 1 1) 2 }}", "{{ lt (len .l) 5 }}", "{{ eq (len .l) .n }}",
-    "{{ trunc (add 1 1) .s }}", "{{ add 1 .missing }}",
+    "{{ trunc (add 1 1) .s }}", "{{ add 1 .missing }}", "{{ add \"010\" 1 }}", "{{ add \"0x10\" 1 }}", "{{ add \"3.0\" 1 }}",
+    "{{ max \"5\" 2 }}", "{{ floor \"2.5\" }}", "{{ maxf \"0x10\" 1 }}", "{{ slice .l \"1\" }}", "{{ mul \"2\" 2.9 }}", "{{ add1 \" 1\" }}",
 ]
 
 defaults = [

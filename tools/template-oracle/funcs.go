@@ -81,6 +81,7 @@ func ntfyFuncMap() template.FuncMap {
 		return limited(0, count, step)
 	}
 	m["seq"] = seq(limited)
+	addNtfyNumeric(m)
 	return m
 }
 

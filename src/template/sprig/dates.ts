@@ -36,7 +36,7 @@ function mustDateModify(s: string, t: GoTime): GoTime {
 }
 
 function ago(d: unknown): string {
-  const t = d instanceof GoTime || typeof d === 'bigint' ? toTime(d) : now();
+  const t = toTime(d);
   const since = BigInt(Date.now()) * 1_000_000n - nanosOf(t);
   return durationString(roundDuration(since, 1_000_000_000n));
 }
@@ -77,6 +77,15 @@ function mustToDate(layout: string, s: string): GoTime {
   return parseTime(layout, s);
 }
 
+/** Sprig's dateModify keeps the time when the duration does not parse. */
+const dateModify = fn('string time', (s: string, t: GoTime) => {
+  try {
+    return mustDateModify(s, t);
+  } catch {
+    return t;
+  }
+});
+
 const zeroTime = (): GoTime => parseTime('2006', '0001');
 
 export const dates: Record<string, GoFunc> = {
@@ -86,20 +95,8 @@ export const dates: Record<string, GoFunc> = {
   date_in_zone: fn('string any string', dateInZone),
   htmlDate: fn('any', (d: unknown) => dateInZone('2006-01-02', d, 'Local')),
   htmlDateInZone: fn('any string', (d: unknown, z: string) => dateInZone('2006-01-02', d, z)),
-  dateModify: fn('string time', (s: string, t: GoTime) => {
-    try {
-      return mustDateModify(s, t);
-    } catch {
-      return t;
-    }
-  }),
-  date_modify: fn('string time', (s: string, t: GoTime) => {
-    try {
-      return mustDateModify(s, t);
-    } catch {
-      return t;
-    }
-  }),
+  dateModify,
+  date_modify: dateModify,
   mustDateModify: fn('string time', mustDateModify),
   must_date_modify: fn('string time', mustDateModify),
   ago: fn('any', ago),
