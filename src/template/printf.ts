@@ -70,6 +70,7 @@ function fmtFloat(x: number, verb: string, f: Flags): string {
   else return badVerb(x, verb);
   let sign = num[0] === '-' || num[0] === '+' ? num[0] : '+';
   if (num[0] === '-' || num[0] === '+') num = num.slice(1);
+  if (f.sharp && num !== 'Inf' && num !== 'NaN') num = sharpFloat(num, verb, f.prec);
   if (f.space && sign === '+' && !f.plus) sign = ' ';
   if (num === 'Inf' || num === 'NaN') {
     const nf = { ...f, zero: false };
@@ -82,6 +83,25 @@ function fmtFloat(x: number, verb: string, f: Flags): string {
     return pad(s, f);
   }
   return pad(num, f);
+}
+
+/** The # flag on floats: always a decimal point, and %g/%v keep trailing zeros (6 digits by default). */
+function sharpFloat(num: string, verb: string, prec: number): string {
+  let digits = 'vgGxX'.includes(verb) ? (prec < 0 ? 6 : prec) : 0;
+  const e = verb === 'x' || verb === 'X' ? num.search(/[pP]/) : num.search(/[eEpP]/);
+  const tail = e < 0 ? '' : num.slice(e);
+  let body = e < 0 ? num : num.slice(0, e);
+  let sawNonzero = false;
+  for (const c of body) {
+    if (c === '.') continue;
+    if (c !== '0') sawNonzero = true;
+    if (sawNonzero) digits--;
+  }
+  if (!body.includes('.')) {
+    if (body === '0') digits--;
+    body += '.';
+  }
+  return body + '0'.repeat(Math.max(digits, 0)) + tail;
 }
 
 /** %x on a float64: shortest hex mantissa, binary exponent ("0x1.cp+01"). */
@@ -216,9 +236,13 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     }
     if (format[i] === '.') {
       i++;
+      const star = format[i] === '*';
       [f.prec, i, argNum, out] = readNum(format, i, args, argNum, out, 'BADPREC');
-      if (f.prec === -1) f.prec = 0;
-      else if (f.prec < -1) f.prec = -1;
+      if (f.prec === -1 && !star) f.prec = 0;
+      else if (f.prec < -1) {
+        f.prec = -1;
+        out += '%!(BADPREC)';
+      }
     }
     if (i >= end) {
       out += '%!(NOVERB)';

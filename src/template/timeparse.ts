@@ -17,7 +17,7 @@ export function parseTime(layout: string, value: string): GoTime {
   const range = (what: string): never => {
     throw new ParseError(`parsing time ${quote(full)}: ${what} out of range`);
   };
-  let year = 1;
+  let year = 0; // Go: elements missing from the layout are zero, so "15:04" parses into year 0
   let month = 1;
   let day = 1;
   let yday = -1;
@@ -80,9 +80,9 @@ export function parseTime(layout: string, value: string): GoTime {
         break;
       case 'PM':
       case 'pm': {
-        const ap = value.slice(0, 2).toUpperCase();
-        if (ap !== 'AM' && ap !== 'PM') bad(value, tok);
-        pm = ap === 'PM';
+        const ap = value.slice(0, 2);
+        if (tok === 'PM' ? ap !== 'AM' && ap !== 'PM' : ap !== 'am' && ap !== 'pm') bad(value, tok);
+        pm = ap === 'PM' || ap === 'pm';
         value = value.slice(2);
         break;
       }

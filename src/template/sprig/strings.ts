@@ -14,23 +14,40 @@ function mapRunes(s: string, f: (c: string) => string): string {
   const whole = f(s);
   if (whole.length === s.length && !s.includes('Σ')) return whole;
   return Array.from(s, (c) => {
-    const m = f(c);
-    return Array.from(m).length === 1 ? m : c;
+    const m = Array.from(f(c));
+    if (m.length === 1) return m[0] ?? c;
+    // "İ" lowers to "i" plus a combining dot in JS; Go's simple mapping is just "i".
+    return m.slice(1).every((x) => /\p{M}/u.test(x)) ? (m[0] ?? c) : c;
   }).join('');
 }
 export const upper = (s: string): string => mapRunes(s, (c) => c.toUpperCase());
 export const lower = (s: string): string => mapRunes(s, (c) => c.toLowerCase());
 
-/** x/text cases.Title(language.English): each word's first letter upper, the rest lower. */
+/** Titlecase differs from uppercase only for the Latin digraphs. */
+const digraphTitle: Record<string, string> = { Ǆ: 'ǅ', ǅ: 'ǅ', ǆ: 'ǅ', Ǉ: 'ǈ', ǈ: 'ǈ', ǉ: 'ǈ', Ǌ: 'ǋ', ǋ: 'ǋ', ǌ: 'ǋ', Ǳ: 'ǲ', ǲ: 'ǲ', ǳ: 'ǲ' };
+const isLetter = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{M}]/u.test(c);
+
+/**
+ * x/text cases.Title(language.English): the first letter of each word titlecased, the rest
+ * lowercased with Greek final sigma. Digits and "_" neither start nor end a word; one of ' ’ . :
+ * between two letters stays inside it (so "o'neil" -> "O'neil", "3rd" -> "3Rd", "a..b" -> "A..B").
+ */
 function title(s: string): string {
+  const chars = Array.from(s);
+  const lowered = Array.from(s.toLowerCase());
+  const low = lowered.length === chars.length ? (i: number): string => lowered[i] ?? '' : (i: number): string => lower(chars[i] ?? '');
   let out = '';
   let inWord = false;
-  for (const c of s) {
-    const letter = /[\p{L}\p{N}\p{M}]/u.test(c);
-    out += letter ? (inWord ? lower(c) : upper(c)) : c;
-    // Unicode word breaking keeps "_" and, between letters, ' . : inside a word.
-    inWord = letter || c === '_' || (inWord && "'’.:·".includes(c));
-  }
+  chars.forEach((c, i) => {
+    if (isLetter(c)) {
+      out += inWord ? low(i) : (digraphTitle[c] ?? upper(c));
+      inWord = true;
+      return;
+    }
+    out += c;
+    const mid = "'’.:·".includes(c) && isLetter(chars[i - 1]) && isLetter(chars[i + 1]);
+    if (!(mid || c === '_' || /\p{N}/u.test(c))) inWord = false;
+  });
   return out;
 }
 
@@ -100,7 +117,8 @@ function atoi(s: string): bigint {
 }
 
 const indent = (n: bigint, s: string): string => {
-  const pad = ' '.repeat(Math.max(Number(n), 0));
+  if (n < 0n) fail('strings: negative Repeat count');
+  const pad = ' '.repeat(Number(n));
   return pad + s.replaceAll('\n', '\n' + pad);
 };
 

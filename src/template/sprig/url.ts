@@ -82,6 +82,8 @@ function urlJoin(d: GoMap | null): string {
     }
     const p = escape(path ?? '', false);
     if (p !== '' && p[0] !== '/' && host !== '') out += '/';
+    // RFC 3986 4.2: a relative path whose first segment has a colon would read as a scheme.
+    if (out === '' && /^[^/]*:/.test(p)) out += './';
     out += p;
   }
   if (query !== '') out += '?' + query;
