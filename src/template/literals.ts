@@ -56,6 +56,15 @@ function parseInt0(text: string): bigint | undefined {
   return v < INT64_MIN || v > INT64_MAX ? undefined : v;
 }
 
+/** A hex float such as 0x1p-2; NaN if the text is not one. */
+function hexFloat(text: string): number {
+  const m = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/.exec(text);
+  if (m === null || (m[2] === '' && m[3] === '')) return NaN;
+  const frac = m[3] ?? '';
+  const mant = parseInt((m[2] ?? '') + frac || '0', 16) / 16 ** frac.length;
+  return (m[1] === '-' ? -1 : 1) * mant * 2 ** Number(m[4]);
+}
+
 /** Go's parse.newNumber for a number or char token; throws a message on bad syntax. */
 export function parseNumber(pos: number, text: string, isChar: boolean): NumberArg {
   const n: NumberArg = { k: 'number', pos, text, isInt: false, isFloat: false, int: 0n, float: 0, asFloat: false };
@@ -66,10 +75,14 @@ export function parseNumber(pos: number, text: string, isChar: boolean): NumberA
   if (text.endsWith('i')) throw new Error(`complex constants are not supported: ${JSON.stringify(text)}`);
   const i = parseInt0(text);
   if (i !== undefined) return { ...n, isInt: true, isFloat: true, int: i, float: Number(i) };
-  if (/^[+-]?[0-9]+$/.test(text.replace(/_/g, ''))) throw new Error(`integer overflow: ${JSON.stringify(text)}`);
   const clean = text.replace(/_/g, '');
-  const f = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(clean) ? Number(clean) : NaN;
-  if (Number.isNaN(f)) throw new Error(`illegal number syntax: ${JSON.stringify(text)}`);
+  if (/^\+?[0-9]+$/.test(clean) && BigInt(clean) < 1n << 64n) {
+    // Fits uint64 but not int: a float operand, and "overflows int" where an int is needed.
+    return { ...n, isFloat: true, float: Number(BigInt(clean)) };
+  }
+  if (/^[+-]?[0-9]+$/.test(clean)) throw new Error(`integer overflow: ${JSON.stringify(text)}`);
+  const f = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(clean) ? Number(clean) : hexFloat(clean);
+  if (!Number.isFinite(f)) throw new Error(`illegal number syntax: ${JSON.stringify(text)}`);
   const asInt = Number.isInteger(f) && Math.abs(f) < 2 ** 63;
   return { ...n, isFloat: true, float: f, isInt: asInt, int: asInt ? BigInt(f) : 0n, asFloat: /[.eEpP]/.test(text) };
 }

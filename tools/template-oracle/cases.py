@@ -364,7 +364,24 @@ edge = [
     "{{ .s | .s }}", "{{ . | .s }}", "{{ .nested | $.nested.x }}", "{{ print | len }}", "{{ (print) }}", "{{ (1) }}", "{{ (nil) }}", "{{ ($) | len }}",
 ]
 
-groups = {"edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+lexing = [
+    "{{ 1. }}", "{{ .5 }}", "{{ -.5 }}", "{{ 1e }}", "{{ 0x }}", "{{ 0x1p-2 }}", "{{ 1e400 }}", "{{ 9223372036854775807 }}", "{{ -9223372036854775808 }}",
+    "{{ 9223372036854775808 }}", "{{ 18446744073709551615 }}", "{{ '\\n' }}", "{{ '\\'' }}", "{{ \"\\z\" }}", "{{ \"\\'\" }}", "{{ '\"' }}",
+    "{{ \"a\\\nb\" }}", "{{ `a\nb` }}", "{{ `}}` }}", "{{ \"}}\" }}", "{{ \"{{\" }}", "{{.if}}", "{{.range}}", "{{ .nil }}", "{{ .true }}",
+    "{{ .é }}", "{{ .1 }}", "{{ .a1 }}", "{{$x := 1}}{{$x.y}}", "{{$é := 2}}{{$é}}", "{{ $ }}", "{{ . . }}", "{{ .s.  }}", "{{ .. }}", "{{ .s . }}",
+    "{{-/* c */-}}", "{{- /* c */-}}", "{{/* c */ -}}  x", "{{/* multi\nline */}}y", "{{/**/}}", "{{/* a */}}{{/* b */}}", "{{ /**/ }}",
+    "{{\t.s\n}}", "{{- \n .s \n -}}", "{{ .s\r\n}}", "{{ print\t1\t2 }}", "{{ true false }}", "{{ (true) }}", "{{ ( .s ) }}", "{{ ((1)) }}",
+    "{{ print (1) (2) }}", "{{ print (.s) }}", "{{ print ( ) }}", "{{ (print 1 | printf \"%s\") }}", "{{ $x := (1) }}{{ $x }}", "{{ $x:=2 }}{{$x}}",
+    "{{ $x = 1 }}", "{{ $x, $y := 1 }}", "{{ range $x, $y = .l }}{{ end }}", "{{ range $x, 1 := .l }}{{ end }}", "{{ range $x, := .l }}{{ end }}",
+    "{{ if .t }}a{{ else }}b{{ else }}c{{ end }}", "{{ if .t }}{{ else if }}{{ end }}", "{{ range .l }}{{ else if .t }}{{ end }}", "{{ with .s }}{{ else with }}{{ end }}",
+    "{{ end }}{{ if .t }}", "{{ if .t }}{{ end }}{{ end }}", "{{ if .t }}{{ break }}{{ end }}", "{{ range .l }}{{ with . }}{{ break }}{{ end }}{{ end }}x",
+    "{{ range .l }}{{ if . }}{{ continue }}{{ end }}{{ end }}x", "{{ range .l }}{{ break 1 }}{{ end }}", "{{ else }}", "{{ .s | }}", "{{ |}}", "{{ .s || .s }}",
+    "{{ .s | 1 }}", "{{ .s | \"x\" }}", "{{ .s | nil }}", "{{ .s | . }}", "{{ .s | $ }}", "{{ .s | (print) }}", "{{ .s | $.s }}", "{{ print | print }}",
+    "{{ @ }}", "{{ # }}", "{{ ; }}", "{{ .s ; }}", "{{ .s, .s }}", "{{ 1 = 2 }}", "{{ := }}", "{{ $x := }}", "{{ $x := $x }}", "{{ }}", "{{ - }}", "{{ -}}", "{{- }}",
+    "a{{- -}}b", "{{ \"a\" \"b\" }}", "{{ 3 .s }}", "{{ nil | print }}", "{{ print nil nil }}", "x }} y", "x {{ y", "{ {x} }", "{{{ .s }}}", "{{{{ .s }}}}",
+]
+
+groups = {"lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]
