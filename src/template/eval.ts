@@ -203,6 +203,7 @@ export class Evaluator {
     if (final !== MISSING) argv[n] = this.validate(final, f.params[n] ?? f.variadic ?? 'any');
     this.at(pos, node);
     try {
+      if (f.timed === true) argv.unshift(this.opts.deadline);
       const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
       if ((typeof result === 'string' || Array.isArray(result)) && result.length > MAX_VALUE) {
         throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `${name} built a value longer than ${MAX_VALUE}`));

@@ -58,6 +58,19 @@ describe('template limits', () => {
     assert.equal(list.code, 'too-large');
   });
 
+  it('limits — regular expressions run in linear time (no catastrophic backtracking)', () => {
+    const started = Date.now();
+    const text = '{{ regexMatch "(a+)+$" (printf "%sb" (repeat 5000 "a")) }}';
+    assert.equal(compile(text).render({}, { timeoutMs: 5000 }), 'false');
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  it('limits — a regex match too big for the deadline fails with exec', () => {
+    const err = renderError('{{ regexMatch "(x{100}){9}y" (repeat 9999 "x") }}', {}, { timeoutMs: 20 });
+    assert.equal(err.code, 'exec');
+    assert.match(err.message, /timed out/);
+  });
+
   it('limits — within limits the same template renders', () => {
     assert.equal(compile('{{ range until 3 }}{{ . }}{{ end }}').render({}, { maxOutput: 3, timeoutMs: 1000 }), '012');
   });

@@ -381,7 +381,36 @@ lexing = [
     "a{{- -}}b", "{{ \"a\" \"b\" }}", "{{ 3 .s }}", "{{ nil | print }}", "{{ print nil nil }}", "x }} y", "x {{ y", "{ {x} }", "{{{ .s }}}", "{{{{ .s }}}}",
 ]
 
-groups = {"lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+def rx(pat, subject, fn="regexFindAll", extra=" -1"):
+    q = lambda x: json.dumps(x, ensure_ascii=False)
+    return "{{ %s %s %s%s }}" % (fn, q(pat), q(subject), extra)
+
+regex = [rx(p, s) for p, s in [
+    ("a+", "caaandaa"), ("a*", "baaac"), ("a*?", "aaa"), ("a+?", "aaa"), ("(a|ab)(c|bcd)(d*)", "abcd"), ("x*y*z*", "xyzzy"),
+    ("[a-c]+", "abcdcba"), ("[^a-c]+", "abcdecba"), ("[]a]+", "a]]b"), ("[a-]+", "a-b-"), ("[-a]+", "-a-b"), ("\\d+", "a12b345"),
+    ("\\D+", "a12b"), ("\\w+", "héllo wörld_1"), ("\\W+", "a, b!"), ("\\s+", "a \t\nb\u00a0c"), ("\\S+", "a b"), ("[\\d\\s]+", "1 2x"),
+    ("[^\\d]+", "ab12"), ("\\bfoo\\b", "foo foobar barfoo foo"), ("\\Bo\\B", "foo obo"), ("^\\w+", "ab cd\nef"), ("(?m)^\\w+", "ab cd\nef"),
+    ("\\w+$", "ab\ncd"), ("(?m)\\w+$", "ab\ncd"), ("(?s).+", "a\nb"), (".+", "a\nb"), ("(?i)abc", "xAbCx aBC"), ("(?i)[a-c]+", "ABCabcD"),
+    ("(?i:a)b", "Ab AB ab"), ("a(?i)b", "aB AB"), ("(?U)a+", "aaa"), ("(?U)a+?", "aaa"), ("a{2}", "aaaaa"), ("a{2,}", "aaaaa"), ("a{1,2}", "aaaaa"),
+    ("a{2,3}?", "aaaaa"), ("a{,2}", "a{,2}"), ("a{", "a{"), ("x{0}", "xx"), ("(?:ab)+", "ababab"), ("(ab)+", "abab"), ("\\pL+", "héllo 123"),
+    ("\\p{Greek}+", "abc αβγ"), ("\\PL+", "ab12cd"), ("\\p{Lu}", "aBcD"), ("[\\p{L}\\d]+", "é1-ü2"), ("[[:alpha:]]+", "ab1cd"), ("[[:^digit:]]+", "ab1cd"),
+    ("\\x41\\x{42}", "xABy"), ("\\101", "A"), ("\\0", "\u0000"), ("\\.", "a.b"), ("\\Q.*\\E", "a.*b"), ("\\t", "a\tb"), ("🔔+", "a🔔🔔b"),
+    (".", "é🔔"), ("[é-ü]+", "aéöüz"), ("a|b|", "abc"), ("|a", "ab"), ("(a*)*", "b"), ("(a*)+", "aab"), ("(|a)+", "aa"), ("(a|b)*?c", "ababc"),
+    ("^", "ab"), ("$", "ab"), ("^$", ""), ("\\A\\z", ""), ("(?m)^", "a\nb\n"), ("(?m)$", "a\nb\n"), ("\\b", "ab cd"),
+]] + [
+    rx("(\\w)(\\w)", "abcd", "regexReplaceAll", " \"$2$1\""), rx("(?P<y>\\d{4})-(?P<m>\\d\\d)", "2024-05", "regexReplaceAll", " \"$m/$y\""),
+    rx("a", "aaa", "regexReplaceAll", " \"${0}!\""), rx("(a)|b", "ab", "regexReplaceAll", " \"[$1]\""), rx("", "abc", "regexReplaceAll", " \"-\""),
+    rx("a*", "baaac", "regexReplaceAll", " \"-\""), rx("b*", "abc", "regexReplaceAllLiteral", " \"$0\""), rx("\\s+", " a  b ", "regexSplit"),
+    rx("", "héllo", "regexSplit"), rx("a*", "baaac", "regexSplit"), rx(",", "a,b,c,", "regexSplit"), rx(",", "a,b,c", "regexSplit", " 0"),
+    rx("\\d", "a1b2c3", "regexSplit", " 2"), rx("(\\d)", "a1b", "regexFind", ""), rx("^$", "x", "regexFind", ""), rx("é", "café", "regexMatch", ""),
+    rx("a(", "x", "regexMatch", ""), rx("a(", "x", "regexFind", ""), rx("[z-a]", "x", "regexFind", ""), rx("a**", "x", "regexFind", ""),
+    rx("*a", "x", "regexFind", ""), rx("\\8", "x", "regexFind", ""), rx("\\1", "x", "regexFind", ""), rx("(?<n>a)", "a", "regexFind", ""),
+    rx("(?P<n>a)(?P<n>b)", "ab", "regexFind", ""), rx("(?z)", "a", "regexFind", ""), rx("a)", "a", "regexFind", ""), rx("[a", "a", "regexFind", ""),
+    rx("x{1001}", "x", "regexFind", ""), rx("\\pX", "x", "regexFind", ""), rx("\\q", "x", "regexFind", ""), rx("(a)(?:b)(c)", "abc", "regexReplaceAll", " \"$2$1$3\""),
+    rx("(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "regexMatch", ""), rx("(x+x+)+y", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "regexFind", ""),
+]
+
+groups = {"regex": regex, "lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]

@@ -1,117 +1,149 @@
-/** Sprig's regex functions over Go RE2 syntax, translated to JS RegExp (see FUNCTIONS.md for limits). */
-import { fail, fn, type GoFunc } from '../funcs.js';
+/** Sprig's regex functions, over Go's RE2 syntax and semantics (regexp/ is a linear-time engine). */
+import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
+import { RegexpError } from '../regexp/parse.js';
+import { compileRegexp, execProgram, type Program } from '../regexp/vm.js';
 import { typedArray } from '../values.js';
 
-const posix: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9',
-  graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-/:-@[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
-};
+const cache = new Map<string, Program>();
 
-const cache = new Map<string, RegExp>();
-
-/** Compile Go syntax; throws Go's "error parsing regexp" style message. */
-function compile(src: string): RegExp {
-  const hit = cache.get(src);
-  if (hit !== undefined) return hit;
-  let flags = 'gu';
-  let body = src.replace(/^\(\?([imsU]+)\)/, (_, f: string) => {
-    for (const c of f) if (c !== 'U' && !flags.includes(c)) flags += c;
-    return '';
-  });
-  body = body
-    .replace(/\(\?P</g, '(?<')
-    .replace(/\[:(\^?)(\w+):\]/g, (m, neg: string, name: string) => (posix[name] === undefined ? m : neg === '' ? posix[name] : m))
-    .replace(/\\z/g, '$(?![\\s\\S])')
-    .replace(/\\A/g, '^(?<![\\s\\S])')
-    .replace(/\\([pP])([A-Z])/g, '\\$1{$2}');
-  let re: RegExp;
-  try {
-    re = new RegExp(body, flags);
-  } catch {
-    try {
-      re = new RegExp(body, flags.replace('u', ''));
-    } catch (e) {
-      return fail(`error parsing regexp: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
-    }
+function compile(src: string): Program {
+  let p = cache.get(src);
+  if (p === undefined) {
+    p = compileRegexp(src);
+    if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
+    cache.set(src, p);
   }
-  if (cache.size < 500) cache.set(src, re);
-  return re;
+  return p;
 }
 
-/** Go's FindAllStringIndex: n < 0 all; an empty match right after a match is skipped. */
-function findAll(re: RegExp, s: string, n: number): RegExpExecArray[] {
-  const out: RegExpExecArray[] = [];
-  if (n === 0) return out;
-  re.lastIndex = 0;
-  let prevEnd = -1;
-  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
-    const end = m.index + m[0].length;
-    if (m[0] === '') {
-      re.lastIndex = m.index + (s.codePointAt(m.index) !== undefined && (s.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
-      if (m.index === prevEnd) continue;
+/** The input as code points, with each one's JS string index (offs[n] is the length). */
+class Subject {
+  readonly cps: number[] = [];
+  readonly offs: number[] = [];
+  constructor(readonly s: string) {
+    for (let i = 0; i < s.length; ) {
+      const cp = s.codePointAt(i) ?? 0;
+      this.cps.push(cp);
+      this.offs.push(i);
+      i += cp > 0xffff ? 2 : 1;
     }
-    out.push(m);
-    prevEnd = end;
-    if (n > 0 && out.length >= n) break;
-    if (re.lastIndex > s.length) break;
+    this.offs.push(s.length);
+  }
+  text(a: number, b: number): string {
+    return this.s.slice(this.offs[a], this.offs[b]);
+  }
+}
+
+/** Go's allMatches: n < 0 for all; an empty match right after a match is skipped. */
+function findAll(p: Program, sub: Subject, n: number, deadline: number): number[][] {
+  const out: number[][] = [];
+  const end = sub.cps.length;
+  for (let pos = 0, prevEnd = -1; (n < 0 || out.length < n) && pos <= end; ) {
+    const m = execProgram(p, sub.cps, pos, deadline);
+    if (m === null) break;
+    const [a = 0, b = 0] = m;
+    let accept = true;
+    if (b === pos) {
+      if (a === prevEnd) accept = false;
+      pos++;
+    } else pos = b;
+    prevEnd = b;
+    if (accept) out.push(m);
   }
   return out;
 }
 
+/** Go's Regexp.replaceAll. */
+function replaceAll(p: Program, s: string, repl: (sub: Subject, m: number[]) => string, deadline: number): string {
+  const sub = new Subject(s);
+  let out = '';
+  let lastEnd = 0;
+  for (let pos = 0; pos <= sub.cps.length; ) {
+    const m = execProgram(p, sub.cps, pos, deadline);
+    if (m === null) break;
+    const [a = 0, b = 0] = m;
+    out += sub.text(lastEnd, a);
+    if (b > lastEnd || a === 0) out += repl(sub, m);
+    lastEnd = b;
+    pos = pos + 1 > b ? pos + 1 : b;
+  }
+  return out + sub.text(lastEnd, sub.cps.length);
+}
+
 /** Regexp.Expand's template: $1, $name, ${name}; $$ is a dollar; a malformed $ is kept. */
-function expand(repl: string, m: RegExpExecArray): string {
+function expand(repl: string, p: Program, sub: Subject, m: number[]): string {
   return repl.replace(/\$(\$|\{(\w+)\}|(\w+))?/g, (all, _x: string, braced?: string, bare?: string) => {
     if (all === '$$') return '$';
     const name = braced ?? bare;
     if (name === undefined) return '$';
-    const v = /^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name];
-    return v ?? '';
+    const g = /^\d+$/.test(name) ? Number(name) : p.names.get(name);
+    const a = g === undefined ? -1 : (m[2 * g] ?? -1);
+    return a < 0 ? '' : sub.text(a, m[2 * (g ?? 0) + 1] ?? a);
   });
 }
 
-function replaceAll(s: string, re: RegExp, f: (m: RegExpExecArray) => string): string {
-  let out = '';
-  let last = 0;
-  for (const m of findAll(re, s, -1)) {
-    out += s.slice(last, m.index) + f(m);
-    last = m.index + m[0].length;
-  }
-  return out + s.slice(last);
-}
-
 /** Go's Regexp.Split. */
-function split(re: RegExp, src: string, s: string, n: number): string[] {
+function split(p: Program, src: string, s: string, n: number, deadline: number): string[] {
   if (n === 0) return [];
   if (src.length > 0 && s.length === 0) return [''];
+  const sub = new Subject(s);
   const out: string[] = [];
   let beg = 0;
   let end = 0;
-  for (const m of findAll(re, s, n)) {
+  for (const m of findAll(p, sub, n, deadline)) {
     if (n > 0 && out.length === n - 1) break;
-    end = m.index;
-    if (m.index + m[0].length !== 0) out.push(s.slice(beg, end));
-    beg = m.index + m[0].length;
+    end = m[0] ?? 0;
+    if ((m[1] ?? 0) !== 0) out.push(sub.text(beg, end));
+    beg = m[1] ?? 0;
   }
-  if (end !== s.length) out.push(s.slice(beg));
+  if (end !== sub.cps.length) out.push(sub.text(beg, sub.cps.length));
   return out;
 }
 
-const strs = (v: string[]): unknown[] => typedArray(v, 'string');
+/** Compile or run, turning the engine's errors into Go's function errors. */
+function run<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+}
 
-const match = fn('string string', (r: string, s: string) => findAll(compile(r), s, 1).length > 0);
-const findAllF = fn('string string int', (r: string, s: string, n: bigint) => strs(findAll(compile(r), s, Number(n)).map((m) => m[0])));
-const find = fn('string string', (r: string, s: string) => findAll(compile(r), s, 1)[0]?.[0] ?? '');
-const replace = fn('string string string', (r: string, s: string, repl: string) => replaceAll(s, compile(r), (m) => expand(repl, m)));
-const replaceLiteral = fn('string string string', (r: string, s: string, repl: string) => replaceAll(s, compile(r), () => repl));
-const splitF = fn('string string int', (r: string, s: string, n: bigint) => strs(split(compile(r), r, s, Number(n))));
+const strs = (v: string[]): unknown[] => typedArray(v, 'string');
+const first = (d: number, r: string, s: string): number[] | undefined => findAll(compile(r), new Subject(s), 1, d)[0];
+
+const match = timedFn('string string', (d: number, r: string, s: string) => run(() => first(d, r, s) !== undefined));
+const findAllF = timedFn('string string int', (d: number, r: string, s: string, n: bigint) =>
+  run(() => {
+    const sub = new Subject(s);
+    return strs(findAll(compile(r), sub, Number(n), d).map((m) => sub.text(m[0] ?? 0, m[1] ?? 0)));
+  }),
+);
+const find = timedFn('string string', (d: number, r: string, s: string) =>
+  run(() => {
+    const m = first(d, r, s);
+    return m === undefined ? '' : new Subject(s).text(m[0] ?? 0, m[1] ?? 0);
+  }),
+);
+const replace = timedFn('string string string', (d: number, r: string, s: string, repl: string) =>
+  run(() => {
+    const p = compile(r);
+    return replaceAll(p, s, (sub, m) => expand(repl, p, sub, m), d);
+  }),
+);
+const replaceLiteral = timedFn('string string string', (d: number, r: string, s: string, repl: string) =>
+  run(() => replaceAll(compile(r), s, () => repl, d)),
+);
+const splitF = timedFn('string string int', (d: number, r: string, s: string, n: bigint) => run(() => strs(split(compile(r), r, s, Number(n), d))));
 
 export const regex: Record<string, GoFunc> = {
   // Sprig's regexMatch swallows a bad pattern and answers false.
-  regexMatch: fn('string string', (r: string, s: string) => {
+  regexMatch: timedFn('string string', (d: number, r: string, s: string) => {
     try {
-      return findAll(compile(r), s, 1).length > 0;
-    } catch {
-      return false;
+      return first(d, r, s) !== undefined;
+    } catch (e) {
+      if (e instanceof RegexpError) return false;
+      throw e;
     }
   }),
   mustRegexMatch: match,
