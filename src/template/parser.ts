@@ -15,6 +15,12 @@ export class ParseFailure extends Error {
 
 type End = { k: 'end' | 'else'; pos: number };
 
+/**
+ * Nesting of parentheses and control structures. Go allows 10,000; the JS stack does not, and
+ * no notification template needs more than a handful.
+ */
+const MAX_DEPTH = 500;
+
 export function parse(input: string, hasFunc: (name: string) => boolean): Node[] {
   return new Parser(lex(input), hasFunc).parse();
 }
@@ -23,6 +29,7 @@ class Parser {
   private i = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
+  private depth = 0;
 
   constructor(
     private readonly items: Item[],
@@ -132,6 +139,15 @@ class Parser {
   }
 
   private control(context: 'if' | 'with' | 'range', pos: number): IfNode | RangeNode {
+    if (++this.depth > MAX_DEPTH) this.fail('max expression depth exceeded', pos);
+    try {
+      return this.controlBody(context, pos);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private controlBody(context: 'if' | 'with' | 'range', pos: number): IfNode | RangeNode {
     const mark = this.vars.length;
     const pipe = this.pipeline(context, 'right');
     if (context === 'range') this.rangeDepth++;
@@ -154,6 +170,15 @@ class Parser {
   }
 
   private pipeline(context: string, end: ItemType): Pipe {
+    if (++this.depth > MAX_DEPTH) this.fail('max expression depth exceeded', this.peek().pos);
+    try {
+      return this.pipelineBody(context, end);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private pipelineBody(context: string, end: ItemType): Pipe {
     const pipe: Pipe = { pos: this.peekNonSpace().pos, decl: [], isAssign: false, cmds: [] };
     for (;;) {
       const v = this.peekNonSpace();

@@ -80,6 +80,18 @@ describe('template errors', () => {
     assert.match(error('{{ upper }}').message, /wrong number of args for upper: want 1 got 0/);
   });
 
+  it('parse — deep nesting is a parse error, not a stack overflow', () => {
+    const parens = '{{ ' + '('.repeat(5000) + '1' + ')'.repeat(5000) + ' }}';
+    assert.throws(() => compile(parens), (e: unknown) => e instanceof TemplateError && e.code === 'parse' && /max expression depth/.test(e.message));
+    const ifs = '{{ if 1 }}'.repeat(5000) + '{{ end }}'.repeat(5000);
+    assert.throws(() => compile(ifs), (e: unknown) => e instanceof TemplateError && e.code === 'parse');
+  });
+
+  it('exec — deeply nested data that exhausts the stack is an exec error', () => {
+    const deep = JSON.parse('['.repeat(50000) + ']'.repeat(50000)) as unknown;
+    assert.throws(() => compile('{{ . }}').render(deep), (e: unknown) => e instanceof TemplateError && e.code === 'exec');
+  });
+
   it('exec — the default template name is empty, as in ntfy', () => {
     assert.throws(() => compile('{{ .a.b }}').render({ a: 1 }), /^TemplateError: template: :1:3: executing "" at <\.a\.b>/);
   });
