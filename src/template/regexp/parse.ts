@@ -1,46 +1,14 @@
 /** A parser for Go's RE2 regular expression syntax (regexp/syntax), producing ast.ts trees. */
 import type { CharSet, Re } from './ast.js';
+import { perlClass, posix, set, simpleEscapes, unicodeClass } from './classes.js';
+import { RegexpError } from './error.js';
 
-/** Go's "error parsing regexp: CODE: `ARG`". */
-export class RegexpError extends Error {
-  constructor(code: string, arg: string) {
-    super(`error parsing regexp: ${code}: \`${arg}\``);
-  }
-}
 
 interface Flags {
   i: boolean;
   m: boolean;
   s: boolean;
   U: boolean;
-}
-
-const set = (ranges: [number, number][], neg = false): CharSet => ({ ranges, preds: [], neg });
-const DIGIT: [number, number][] = [[48, 57]];
-const WORD: [number, number][] = [[48, 57], [65, 90], [97, 122], [95, 95]];
-const SPACE: [number, number][] = [[9, 10], [12, 13], [32, 32]];
-const perlClass: Record<string, [number, number][]> = { d: DIGIT, w: WORD, s: SPACE };
-const posix: Record<string, [number, number][]> = {
-  alnum: [[48, 57], [65, 90], [97, 122]], alpha: [[65, 90], [97, 122]], ascii: [[0, 127]], blank: [[9, 9], [32, 32]],
-  cntrl: [[0, 31], [127, 127]], digit: DIGIT, graph: [[33, 126]], lower: [[97, 122]], print: [[32, 126]],
-  punct: [[33, 47], [58, 64], [91, 96], [123, 126]], space: [[9, 13], [32, 32]], upper: [[65, 90]], word: WORD, xdigit: [[48, 57], [65, 70], [97, 102]],
-};
-const simpleEscapes: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
-
-/** A Unicode class such as L, Lu, Greek, via the JS engine's property tables. */
-function unicodeClass(name: string, whole: string): (cp: number) => boolean {
-  if (name === 'Any') return () => true;
-  let re: RegExp;
-  try {
-    re = new RegExp(`^\\p{${name}}$`, 'u');
-  } catch {
-    try {
-      re = new RegExp(`^\\p{Script=${name}}$`, 'u');
-    } catch {
-      throw new RegexpError('invalid character class range', whole);
-    }
-  }
-  return (cp) => re.test(String.fromCodePoint(cp));
 }
 
 export interface Parsed {

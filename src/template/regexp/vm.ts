@@ -4,7 +4,8 @@
  * are leftmost-first like Go's regexp.
  */
 import { inSet, type CharSet, type Re } from './ast.js';
-import { parseRegexp, RegexpError } from './parse.js';
+import { RegexpError } from './error.js';
+import { parseRegexp } from './parse.js';
 
 type Inst =
   | { op: 'char'; set: CharSet; fold: boolean }

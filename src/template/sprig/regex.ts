@@ -1,6 +1,6 @@
 /** Sprig's regex functions, over Go's RE2 syntax and semantics (regexp/ is a linear-time engine). */
 import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
-import { RegexpError } from '../regexp/parse.js';
+import { RegexpError } from '../regexp/error.js';
 import { compileRegexp, execProgram, type Program } from '../regexp/vm.js';
 import { typedArray } from '../values.js';
 
