@@ -16,6 +16,7 @@ export const MAX_VALUE = 1 << 20;
 
 /** Marks "no piped value", as distinct from a piped "no value" (undefined). */
 const MISSING = Symbol('missing');
+const NO_ARGS: Arg[] = [];
 type Final = unknown;
 
 export interface ExecOptions {
@@ -103,7 +104,7 @@ export class Evaluator {
     const first = cmd.args[0] as Arg;
     switch (first.k) {
       case 'field':
-        return this.evalFieldChain(dot, dot, first.idents, cmd.args, final, first.pos, first);
+        return this.evalFieldChain(dot, dot, first.idents, cmd.args, final, first);
       case 'chain':
         return this.evalChain(dot, first, cmd.args, final);
       case 'ident':
@@ -139,7 +140,7 @@ export class Evaluator {
   private evalChain(dot: unknown, chain: Extract<Arg, { k: 'chain' }>, args: Arg[], final: Final): unknown {
     if (chain.node.k === 'nil') this.fail(`indirection through explicit nil in ${argString(chain)}`);
     const recv = this.evalArg(dot, 'any', chain.node, true);
-    return this.evalFieldChain(dot, recv, chain.idents, args, final, chain.pos, chain);
+    return this.evalFieldChain(dot, recv, chain.idents, args, final, chain);
   }
 
   private evalVariable(dot: unknown, v: Extract<Arg, { k: 'var' }>, args: Arg[], final: Final): unknown {
@@ -149,13 +150,13 @@ export class Evaluator {
       this.notAFunction(args, final);
       return value;
     }
-    return this.evalFieldChain(dot, value, v.idents, args, final, v.pos, v);
+    return this.evalFieldChain(dot, value, v.idents, args, final, v);
   }
 
-  private evalFieldChain(dot: unknown, recv: unknown, idents: string[], args: Arg[], final: Final, pos: number, node: Arg): unknown {
-    this.at(pos, node);
+  private evalFieldChain(dot: unknown, recv: unknown, idents: string[], args: Arg[], final: Final, node: Arg): unknown {
+    this.at(node.pos, node);
     const n = idents.length;
-    for (let i = 0; i < n - 1; i++) recv = this.evalField(dot, idents[i] ?? '', [], MISSING, recv);
+    for (let i = 0; i < n - 1; i++) recv = this.evalField(dot, idents[i] ?? '', NO_ARGS, MISSING, recv);
     return this.evalField(dot, idents[n - 1] ?? '', args, final, recv);
   }
 
@@ -227,7 +228,7 @@ export class Evaluator {
         if (t === 'any' || t === 'map' || raw) return null;
         return this.fail(`cannot assign nil to ${goTypeName[t]}`);
       case 'field':
-        return check(this.evalFieldChain(dot, dot, a.idents, [a], MISSING, a.pos, a));
+        return check(this.evalFieldChain(dot, dot, a.idents, [a], MISSING, a));
       case 'var':
         return check(this.evalVariable(dot, a, [a], MISSING));
       case 'pipe':
