@@ -1,5 +1,6 @@
-/** Time zones for GoTime via Intl. Go's "Local" is UTC here so output does not depend on the host. */
+/** Time zones for GoTime: offsets via Intl, abbreviations as Go's tzdata. Go's "Local" is UTC here so output does not depend on the host. */
 import { GoTime } from './values.js';
+import { zoneAbbreviations } from './zoneabbr.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
 
@@ -16,7 +17,6 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
         hour: 'numeric',
         minute: 'numeric',
         second: 'numeric',
-        timeZoneName: 'short',
       });
     } catch {
       f = null;
@@ -37,12 +37,16 @@ export function inZone(ms: number, nanos: number, zone: string): GoTime {
   for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
   const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   const offsetSec = Math.round((wall - (ms - (((ms % 1000) + 1000) % 1000))) / 1000);
-  return new GoTime(ms, nanos, abbreviation(parts.timeZoneName ?? '', offsetSec), offsetSec, zone);
+  return new GoTime(ms, nanos, abbreviation(zone, offsetSec), offsetSec, zone);
 }
 
-/** Intl's short name where it is an abbreviation ("EST"); else Go's numeric style ("+0530", "+01"). */
-function abbreviation(name: string, offsetSec: number): string {
-  if (!/^GMT[+-]/.test(name) && name !== '') return name === 'GMT' && offsetSec === 0 ? 'GMT' : name;
+/** Go's abbreviation: from tzdata (zoneabbr.ts) where it has a name, else numeric like "+04" or "+0530". */
+function abbreviation(zone: string, offsetSec: number): string {
+  const table = zoneAbbreviations[zone];
+  if (table !== undefined) {
+    const parts = table.split(' ');
+    for (let i = 0; i < parts.length; i += 2) if (Number(parts[i]) === offsetSec) return parts[i + 1] ?? '';
+  }
   const a = Math.abs(offsetSec);
   const hh = String(Math.floor(a / 3600)).padStart(2, '0');
   const mm = Math.floor(a / 60) % 60;

@@ -410,7 +410,14 @@ regex = [rx(p, s) for p, s in [
     rx("(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "regexMatch", ""), rx("(x+x+)+y", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "regexFind", ""),
 ]
 
-groups = {"regex": regex, "lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+zones = ["{{ dateInZone \"2006-01-02 15:04:05 MST -07:00\" %d \"%s\" }}" % (ts, z) for z in [
+    "Europe/Berlin", "Europe/London", "Europe/Dublin", "Europe/Moscow", "Asia/Kolkata", "Asia/Calcutta", "Asia/Tokyo", "Asia/Shanghai", "Asia/Dubai",
+    "Asia/Kathmandu", "Asia/Jerusalem", "Africa/Johannesburg", "Africa/Lagos", "America/New_York", "America/Chicago", "America/Denver",
+    "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "America/Sao_Paulo", "America/St_Johns",
+    "Australia/Sydney", "Australia/Adelaide", "Australia/Perth", "Pacific/Auckland", "Pacific/Chatham", "US/Eastern", "UTC", "Etc/GMT+5",
+] for ts in (1700000000, 1720000000)]
+
+groups = {"zones": zones, "regex": regex, "lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]
