@@ -45,6 +45,11 @@ export const typedMap = (obj: Record<string, unknown>, elem: string): GoMap => {
   return m;
 };
 
+/** Store m[k] as an own property, so a key like "__proto__" is data as in a Go map, not a prototype. */
+export function setKey(m: GoMap, k: string, v: unknown): void {
+  Object.defineProperty(m, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
 /** The element type tag of a typed slice or map (undefined for interface {}). */
 export const elemOf = (v: GoArray | GoMap): string | undefined => v[ELEM];
 

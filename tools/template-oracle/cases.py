@@ -270,6 +270,9 @@ data = [
     ("{{ has .n .l }}", {"n": 2, "l": [1, 2]}), ("{{ without .l .n }}", {"n": 2, "l": [1, 2]}), ("{{ .l | toStrings }}", {"l": [1.5, None, "x", {"a": 1}]}),
     ("{{ .m | toRawJSON }}", {"m": {"html": "<b>&</b>", "list": [], "obj": {}}}), ("{{ dig \"a\" \"b\" \"none\" . }}", {"a": {"b": False}}),
     ("{{ pick . \"a\" | toJSON }}", {"a": 1, "b": 2}), ("{{ (omit . \"a\").b }}", {"a": 1, "b": 2}), ("{{ values . | sortAlpha }}", {"b": 1, "a": 2}),
+    ("{{ $d := dict \"__proto__\" (dict \"x\" 1) }}{{ $d }} {{ $d.x }} {{ keys $d }}", {}), ("{{ .x }} {{ . }} {{ toJSON . }}", {"__proto__": {"x": 9}}),
+    ("{{ fromJSON \"[1e400]\" }}", {}), ("{{ fromJSON \"{\\\"__proto__\\\": 5}\" }}", {}), ("{{ set . \"constructor\" 1 }}", {}), ("{{ .constructor }}", {}),
+    ("{{ .toString }} {{ hasKey . \"toString\" }} {{ get . \"valueOf\" }}", {}), ("{{ index . \"hasOwnProperty\" }}", {}),
     ("{{ (fromJSON .j).x }}", {"j": "{\"x\": [1, {\"y\": 2}]}"}), ("{{ kindOf . }} {{ typeOf . }}", [1]), ("{{ kindOf . }} {{ typeOf . }}", "s"),
 ]
 

@@ -3,12 +3,21 @@ import { fail, fn, type GoFunc } from '../funcs.js';
 import { empty } from './convert.js';
 import { marshal } from './json.js';
 
-/** JSON.parse where Go's json.Unmarshal into any would succeed. */
-function parseJSON(s: string): unknown {
+/**
+ * json.Unmarshal into any: a syntax error gives nil; a number beyond float64 becomes nil in
+ * place and makes the whole call an error, which fromJSON ignores and mustFromJSON reports.
+ */
+function unmarshal(s: string): { value: unknown; err?: string } {
+  let err: string | undefined;
   try {
-    return JSON.parse(s) as unknown;
+    const value = JSON.parse(s, (_k, x: unknown) => {
+      if (typeof x !== 'number' || Number.isFinite(x)) return x;
+      err ??= 'json: cannot unmarshal number into Go value of type float64';
+      return null;
+    }) as unknown;
+    return err === undefined ? { value } : { value, err };
   } catch (e) {
-    return fail(s.trim() === '' ? 'unexpected end of JSON input' : (e as Error).message);
+    return { value: null, err: s.trim() === '' ? 'unexpected end of JSON input' : (e as Error).message };
   }
 }
 
@@ -26,8 +35,11 @@ export const defaults: Record<string, GoFunc> = {
   coalesce: fn('...any', (...v: unknown[]) => v.find((x) => !empty(x)) ?? null),
   all: fn('...any', (...v: unknown[]) => v.every((x) => !empty(x))),
   any: fn('...any', (...v: unknown[]) => v.some((x) => !empty(x))),
-  fromJSON: fn('string', (s: string) => orNull(() => parseJSON(s))),
-  mustFromJSON: fn('string', parseJSON),
+  fromJSON: fn('string', (s: string) => unmarshal(s).value),
+  mustFromJSON: fn('string', (s: string) => {
+    const { value, err } = unmarshal(s);
+    return err === undefined ? value : fail(err);
+  }),
   toJSON: fn('any', (v: unknown) => orNull(() => marshal(v, true)) ?? ''),
   mustToJSON: fn('any', (v: unknown) => marshal(v, true)),
   toPrettyJSON: fn('any', (v: unknown) => orNull(() => marshal(v, true, '  ')) ?? ''),

@@ -1,6 +1,6 @@
 /** Sprig's dict functions, as ntfy's util/sprig/dict.go defines them. Go's map order is random; ours is sorted. */
 import { fail, fn, type GoFunc } from '../funcs.js';
-import { elemOf, goType, isMap, sortedKeys, typedArray, type GoMap } from '../values.js';
+import { elemOf, goType, isMap, setKey, sortedKeys, typedArray, type GoMap } from '../values.js';
 import { strval } from './convert.js';
 
 type Dict = GoMap | null;
@@ -29,13 +29,13 @@ function dig(...ps: unknown[]): unknown {
 export const dicts: Record<string, GoFunc> = {
   dict: fn('...any', (...v: unknown[]) => {
     const d: GoMap = {};
-    for (let i = 0; i < v.length; i += 2) d[strval(v[i])] = i + 1 < v.length ? v[i + 1] : '';
+    for (let i = 0; i < v.length; i += 2) setKey(d, strval(v[i]), i + 1 < v.length ? v[i + 1] : '');
     return d;
   }),
   get: fn('map string', (d: Dict, k: string) => (d !== null && Object.hasOwn(d, k) ? d[k] : '')),
   set: fn('map string any', (d: Dict, k: string, v: unknown) => {
     if (d === null) return nilMap();
-    d[k] = v;
+    setKey(d, k, v);
     return d;
   }),
   unset: fn('map string', (d: Dict, k: string) => {
@@ -47,12 +47,12 @@ export const dicts: Record<string, GoFunc> = {
   keys: fn('...map', (...ds: Dict[]) => typedArray(ds.flatMap((d) => (d === null ? [] : sortedKeys(d))), 'string')),
   pick: fn('map ...string', (d: Dict, ...keys: string[]) => {
     const out: GoMap = {};
-    for (const k of keys) if (d !== null && Object.hasOwn(d, k)) out[k] = d[k];
+    for (const k of keys) if (d !== null && Object.hasOwn(d, k)) setKey(out, k, d[k]);
     return out;
   }),
   omit: fn('map ...string', (d: Dict, ...keys: string[]) => {
     const out: GoMap = {};
-    for (const k of d === null ? [] : sortedKeys(d)) if (!keys.includes(k)) out[k] = (d as GoMap)[k];
+    for (const k of d === null ? [] : sortedKeys(d)) if (!keys.includes(k)) setKey(out, k, (d as GoMap)[k]);
     return out;
   }),
   values: fn('map', (d: Dict) => (d === null ? [] : sortedKeys(d).map((k) => d[k]))),
