@@ -120,6 +120,14 @@ export const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareStr
 
 /** Byte-wise string order (Go compares UTF-8 bytes; JS < compares UTF-16 units). */
 export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Below the surrogates UTF-16 order is code point order, which is UTF-8 byte order.
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    return Buffer.compare(Buffer.from(a.slice(i), 'utf8'), Buffer.from(b.slice(i), 'utf8'));
+  }
+  return a.length - b.length;
 }
