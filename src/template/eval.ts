@@ -1,5 +1,6 @@
 /** Go's text/template evaluation of pipelines, commands, fields and calls (text/template/exec.go). */
 import { argString, pipeString, type Arg, type Command, type Pipe } from './ast.js';
+import { MAX_LIST, ValueTooLarge, checkLength } from './bounds.js';
 import { TemplateError } from './errors.js';
 import { goTypeName, type GoFunc, type ParamType } from './funcs.js';
 import { timeMethod } from './timemethods.js';
@@ -7,12 +8,6 @@ import { GoTime, elemOf, goType, isMap, truth } from './values.js';
 
 /** What an error names as the failing node. */
 type Context = Pipe | Command | Arg | string;
-
-/**
- * Longest string or list a function may return. Go has no such bound; without it a template
- * that doubles a string in a loop exhausts memory before the deadline is checked.
- */
-export const MAX_VALUE = 1 << 20;
 
 /** Marks "no piped value", as distinct from a piped "no value" (undefined). */
 const MISSING = Symbol('missing');
@@ -206,12 +201,12 @@ export class Evaluator {
     try {
       if (f.timed === true) argv.unshift(this.opts.deadline);
       const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
-      if ((typeof result === 'string' || Array.isArray(result)) && result.length > MAX_VALUE) {
-        throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `${name} built a value longer than ${MAX_VALUE}`));
-      }
+      if (typeof result === 'string') checkLength(result.length);
+      else if (Array.isArray(result) && result.length > MAX_LIST) throw new ValueTooLarge('list');
       return result;
     } catch (e) {
       if (e instanceof TemplateError) throw e;
+      if (e instanceof ValueTooLarge) throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `${name} built a ${e.message}`));
       return this.fail(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }

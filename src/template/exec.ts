@@ -1,6 +1,7 @@
 /** Go's text/template executor (text/template/exec.go): walks the parse tree against data. */
 import type { IfNode, Node, RangeNode } from './ast.js';
 import { TemplateError } from './errors.js';
+import { ValueTooLarge } from './bounds.js';
 import { Evaluator } from './eval.js';
 import { formatV } from './printf.js';
 import { Int64, byteLen, intOf, isMap, sortedKeys, truth } from './values.js';
@@ -24,6 +25,7 @@ export class State extends Evaluator {
       this.walkList(data, root);
     } catch (e) {
       if (e instanceof TemplateError) throw e;
+      if (e instanceof ValueTooLarge) throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `printed ${e.message}`));
       const msg = e instanceof Error ? e.message : String(e);
       throw new TemplateError('exec', this.opts.errorAt(this.pos, this.context, msg));
     }

@@ -1,4 +1,5 @@
 /** Go's fmt.Sprint, Sprintln and Sprintf over the value model of values.ts. */
+import { checkLength } from './bounds.js';
 import { formatFloat } from './floatfmt.js';
 import { canBackquote, quote, quoteRune, runeCount } from './quote.js';
 import { timeString } from './timefmt.js';
@@ -174,10 +175,21 @@ function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
   }
   if (v instanceof Int64) return fmtValue(v.v, verb, f, depth);
   if (v instanceof GoTime) return 'vsqxX'.includes(verb) ? fmtString(timeString(v), verb, f) : badVerb(v, verb);
-  if (Array.isArray(v)) return '[' + v.map((e) => fmtValue(e, verb, f, depth + 1)).join(' ') + ']';
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      out += (i > 0 ? ' ' : '') + fmtValue(v[i], verb, f, depth + 1);
+      checkLength(out.length);
+    }
+    return out + ']';
+  }
   if (isMap(v)) {
-    const parts = sortedKeys(v).map((k) => fmtValue(k, verb, f, depth + 1) + ':' + fmtValue(v[k], verb, f, depth + 1));
-    return 'map[' + parts.join(' ') + ']';
+    let out = 'map[';
+    for (const k of sortedKeys(v)) {
+      out += (out.length > 4 ? ' ' : '') + fmtValue(k, verb, f, depth + 1) + ':' + fmtValue(v[k], verb, f, depth + 1);
+      checkLength(out.length);
+    }
+    return out + ']';
   }
   return '?';
 }
@@ -194,13 +206,21 @@ export function sprint(args: readonly unknown[]): string {
     const isString = typeof a === 'string';
     if (i > 0 && !isString && !prevString) out += ' ';
     out += fmtValue(a, 'v', plain, 0);
+    checkLength(out.length);
     prevString = isString;
   }
   return out;
 }
 
 /** fmt.Sprintln: always a space between operands, and a newline at the end. */
-export const sprintln = (args: readonly unknown[]): string => args.map((a) => fmtValue(a, 'v', plain, 0)).join(' ') + '\n';
+export function sprintln(args: readonly unknown[]): string {
+  let out = '';
+  for (const a of args) {
+    out += (out === '' ? '' : ' ') + fmtValue(a, 'v', plain, 0);
+    checkLength(out.length);
+  }
+  return out + '\n';
+}
 
 /** fmt.Sprintf, without explicit argument indexes (%[1]d). */
 export function sprintf(format: string, args: readonly unknown[]): string {
@@ -261,6 +281,7 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     const arg = args[argNum++];
     if (verb === 'v' && f.plus) f.plus = false; // %+v only changes structs, which templates cannot see
     out += fmtValue(arg, verb, f, 0);
+    checkLength(out.length);
   }
   if (argNum < args.length) {
     const extra = args.slice(argNum).map((a) => (a === null || a === undefined ? '<nil>' : goType(a) + '=' + formatV(a)));
@@ -287,5 +308,7 @@ function readNum(
   let j = i;
   while (j < format.length && format.charCodeAt(j) >= 48 && format.charCodeAt(j) <= 57) j++;
   if (j === i) return [-1, i, argNum, out];
-  return [Number(format.slice(i, j)), j, argNum, out];
+  const n = Number(format.slice(i, j));
+  // Go's fmt refuses widths and precisions over 10^6.
+  return n > 1e6 ? [-1, j, argNum, out + `%!(${bad})`] : [n, j, argNum, out];
 }

@@ -71,6 +71,26 @@ describe('template limits', () => {
     assert.match(err.message, /timed out/);
   });
 
+  it('limits — building a huge string from a list of big strings fails with too-large', () => {
+    const build = '{{ $s := repeat 9000 "0123456789" }}{{ $l := list }}{{ range until 200 }}{{ $l = append $l $s }}{{ end }}';
+    for (const use of ['{{ join "," $l }}', '{{ cat $l }}', '{{ print $l }}', '{{ printf "%v" $l }}', '{{ toJSON $l }}', '{{ $l }}', '{{ quote $l }}']) {
+      const err = renderError(build + use, {}, { timeoutMs: 5000, maxOutput: 1 << 30 });
+      assert.equal(err.code, 'too-large', use);
+    }
+  });
+
+  it('limits — widths, indents and replacements cannot allocate without bound', () => {
+    assert.equal(compile('{{ printf "%2000000d" 1 }}').render({}), '%!(BADWIDTH)1');
+    assert.equal(renderError('{{ indent 100000000 "x" }}', {}).code, 'too-large');
+    assert.equal(renderError('{{ replace "a" (repeat 9000 "bbbbbbbbbb") (repeat 10000 "a") }}', {}).code, 'too-large');
+  });
+
+  it('limits — uniq over many distinct maps watches the deadline', () => {
+    const text = '{{ $l := list }}{{ range $i := until 10000 }}{{ $l = append $l (dict "i" $i) }}{{ end }}{{ $l = concat $l $l $l $l }}{{ len (uniq $l) }}';
+    const err = renderError(text, {}, { timeoutMs: 100 });
+    assert.equal(err.code, 'exec');
+  });
+
   it('limits — within limits the same template renders', () => {
     assert.equal(compile('{{ range until 3 }}{{ . }}{{ end }}').render({}, { maxOutput: 3, timeoutMs: 1000 }), '012');
   });

@@ -1,4 +1,5 @@
 /** Sprig's defaults and JSON functions, as ntfy's util/sprig/defaults.go defines them. */
+import { ValueTooLarge } from '../bounds.js';
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { empty } from './convert.js';
 import { marshal } from './json.js';
@@ -21,10 +22,12 @@ function unmarshal(s: string): { value: unknown; err?: string } {
   }
 }
 
+/** Sprig's non-must JSON functions drop encoding errors; size bounds still apply. */
 const orNull = <T>(f: () => T): T | null => {
   try {
     return f();
-  } catch {
+  } catch (e) {
+    if (e instanceof ValueTooLarge) throw e;
     return null;
   }
 };

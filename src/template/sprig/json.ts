@@ -1,4 +1,5 @@
 /** Go's encoding/json Marshal, MarshalIndent and Encoder (for Sprig's toJSON family). */
+import { checkLength } from '../bounds.js';
 import { fail } from '../funcs.js';
 import { formatFloat } from '../floatfmt.js';
 import { formatTime } from '../timefmt.js';
@@ -50,13 +51,22 @@ export function marshal(v: unknown, escapeHTML: boolean, indent = '', prefix = '
   const colon = indent === '' ? ':' : ': ';
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    return '[' + nl + v.map((e) => inner + marshal(e, escapeHTML, indent, inner)).join(',' + nl) + nl + prefix + ']';
+    let out = '[' + nl;
+    for (let i = 0; i < v.length; i++) {
+      out += (i > 0 ? ',' + nl : '') + inner + marshal(v[i], escapeHTML, indent, inner);
+      checkLength(out.length);
+    }
+    return out + nl + prefix + ']';
   }
   if (isMap(v)) {
     const keys = sortedKeys(v);
     if (keys.length === 0) return '{}';
-    const parts = keys.map((k) => inner + jsonString(k, escapeHTML) + colon + marshal(v[k], escapeHTML, indent, inner));
-    return '{' + nl + parts.join(',' + nl) + nl + prefix + '}';
+    let out = '{' + nl;
+    keys.forEach((k, i) => {
+      out += (i > 0 ? ',' + nl : '') + inner + jsonString(k, escapeHTML) + colon + marshal(v[k], escapeHTML, indent, inner);
+      checkLength(out.length);
+    });
+    return out + nl + prefix + '}';
   }
   return 'null';
 }

@@ -1,6 +1,6 @@
 /** Sprig's list functions, as ntfy's util/sprig/list.go defines them. */
-import { fail, fn, type GoFunc } from '../funcs.js';
-import { ELEM, goKind, typedArray, type GoArray } from '../values.js';
+import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
+import { ELEM, Int64, goKind, typedArray, type GoArray } from '../values.js';
 import { deepEqual } from './reflect.js';
 import { empty, toInt } from './convert.js';
 
@@ -45,9 +45,29 @@ const push = fn('any any', (list: unknown, v: unknown) => [...elems(list, 'canno
 const prepend = fn('any any', (list: unknown, v: unknown) => [v, ...elems(list, 'cannot prepend on type')]);
 const reverse = fn('any', (list: unknown) => [...elems(list, 'cannot find reverse on type')].reverse());
 const compact = fn('any', (list: unknown) => elems(list, 'cannot compact on type').filter((v) => !empty(v)));
-const uniq = fn('any', (list: unknown) => {
+/** A key equal exactly when reflect.DeepEqual is, for values that are not lists, maps or times. */
+function scalarKey(v: unknown): string | undefined {
+  if (v === null || v === undefined) return 'nil';
+  if (v instanceof Int64) return 'I' + v.v;
+  return typeof v === 'object' ? undefined : typeof v + ':' + String(v);
+}
+
+// Quadratic in the number of distinct lists/maps, so it watches the deadline.
+const uniq = timedFn('any', (deadline: number, list: unknown) => {
   const out: unknown[] = [];
-  for (const v of elems(list, 'cannot find uniq on type')) if (!out.some((o) => deepEqual(o, v))) out.push(v);
+  const seen = new Set<string>();
+  const composite: unknown[] = [];
+  for (const v of elems(list, 'cannot find uniq on type')) {
+    const key = scalarKey(v);
+    if (key !== undefined) {
+      if (!seen.has(key)) out.push(v);
+      seen.add(key);
+    } else if (!composite.some((o) => deepEqual(o, v))) {
+      if (Date.now() > deadline) fail('template execution timed out in uniq');
+      composite.push(v);
+      out.push(v);
+    }
+  }
   return out;
 });
 const without = fn('any ...any', (list: unknown, ...omit: unknown[]) =>

@@ -1,4 +1,5 @@
 /** Sprig's regex functions, over Go's RE2 syntax and semantics (regexp/ is a linear-time engine). */
+import { ValueTooLarge, checkLength } from '../bounds.js';
 import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
 import { RegexpError } from '../regexp/error.js';
 import { compileRegexp, execProgram, type Program } from '../regexp/vm.js';
@@ -64,6 +65,7 @@ function replaceAll(p: Program, s: string, repl: (sub: Subject, m: number[]) => 
     const [a = 0, b = 0] = m;
     out += sub.text(lastEnd, a);
     if (b > lastEnd || a === 0) out += repl(sub, m);
+    checkLength(out.length);
     lastEnd = b;
     pos = pos + 1 > b ? pos + 1 : b;
   }
@@ -105,6 +107,7 @@ function run<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof ValueTooLarge) throw e;
     return fail((e as Error).message);
   }
 }

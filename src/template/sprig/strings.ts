@@ -3,6 +3,7 @@ import { fail, fn, type GoFunc } from '../funcs.js';
 import { sprintf } from '../printf.js';
 import { quote as goQuote } from '../quote.js';
 import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
+import { checkLength, joinBounded } from '../bounds.js';
 import { parseInt10, strslice, strval } from './convert.js';
 import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 
@@ -118,8 +119,10 @@ function atoi(s: string): bigint {
 
 const indent = (n: bigint, s: string): string => {
   if (n < 0n) fail('strings: negative Repeat count');
+  const lines = s.split('\n');
+  checkLength(Number(n) * lines.length + s.length);
   const pad = ' '.repeat(Number(n));
-  return pad + s.replaceAll('\n', '\n' + pad);
+  return pad + lines.join('\n' + pad);
 };
 
 export const strings: Record<string, GoFunc> = {
@@ -136,12 +139,12 @@ export const strings: Record<string, GoFunc> = {
   contains: fn('string string', (sub: string, s: string) => s.includes(sub)),
   hasPrefix: fn('string string', (sub: string, s: string) => s.startsWith(sub)),
   hasSuffix: fn('string string', (sub: string, s: string) => s.endsWith(sub)),
-  quote: fn('...any', (...a: unknown[]) => a.filter((v) => v !== null).map((v) => goQuote(strval(v))).join(' ')),
-  squote: fn('...any', (...a: unknown[]) => a.filter((v) => v !== null).map((v) => sprintf("'%v'", [v])).join(' ')),
-  cat: fn('...any', (...a: unknown[]) => a.filter((v) => v !== null).map((v) => sprintf('%v', [v])).join(' ')),
+  quote: fn('...any', (...a: unknown[]) => joinBounded(a.filter((v) => v !== null).map((v) => goQuote(strval(v))), ' ')),
+  squote: fn('...any', (...a: unknown[]) => joinBounded(a.filter((v) => v !== null).map((v) => sprintf("'%v'", [v])), ' ')),
+  cat: fn('...any', (...a: unknown[]) => joinBounded(a.filter((v) => v !== null).map((v) => sprintf('%v', [v])), ' ')),
   indent: fn('int string', indent),
   nindent: fn('int string', (n: bigint, s: string) => '\n' + indent(n, s)),
-  replace: fn('string string string', (o: string, n: string, s: string) => (o !== '' ? s.split(o).join(n) : s === '' ? n : n + Array.from(s).join(n) + n)),
+  replace: fn('string string string', (o: string, n: string, s: string) => (o !== '' ? joinBounded(s.split(o), n) : joinBounded(['', ...Array.from(s), ''], n))),
   plural: fn('string string int', (one: string, many: string, n: bigint) => (n === 1n ? one : many)),
   toString: fn('any', strval),
   atoi: fn('string', atoi),
@@ -149,6 +152,6 @@ export const strings: Record<string, GoFunc> = {
   splitList: fn('string string', (sep: string, s: string) => typedArray(splitN(s, sep, -1), 'string')),
   splitn: fn('string int string', (sep: string, n: bigint, s: string) => indexed(splitN(s, sep, Number(n)))),
   toStrings: fn('any', (v: unknown) => typedArray(strslice(v), 'string')),
-  join: fn('string any', (sep: string, v: unknown) => strslice(v).join(sep)),
+  join: fn('string any', (sep: string, v: unknown) => joinBounded(strslice(v), sep)),
   sortAlpha: fn('any', (v: unknown) => typedArray(Array.isArray(v) ? strslice(v).sort(compareStrings) : [strval(v)], 'string')),
 };
