@@ -420,7 +420,20 @@ zones = ["{{ dateInZone \"2006-01-02 15:04:05 MST -07:00\" %d \"%s\" }}" % (ts, 
     "Australia/Sydney", "Australia/Adelaide", "Australia/Perth", "Pacific/Auckland", "Pacific/Chatham", "US/Eastern", "UTC", "Etc/GMT+5",
 ] for ts in (1700000000, 1720000000)]
 
-groups = {"zones": zones, "regex": regex, "lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
+urls = ["{{ urlParse %s }}" % json.dumps(u) for u in [
+    "https://example.com", "https://example.com/", "HTTPS://Example.COM/A?B#C", "http://u@h", "http://u:p%40x@h:1/p", "http://h/a/../b/./c",
+    "http://h/%7Euser/a%20b?q=%20x#f%20g", "http://h?q", "http://h#", "http://h/p?", "ftp://h:21", "file:///etc/hosts", "urn:isbn:0451450523",
+    "mailto:x@y.z?subject=hi", "/rel/path", "rel/path", "?q=1", "#frag", "//h/p", "http://[fe80::1%25en0]:8080/", "http://h/é", "http://é.com/",
+    "http://h:port/", "http://h/p#a#b", "https://ntfy.sh/mytopic/json?poll=1&since=10m",
+]] + ["{{ urlJoin %s }}" % d for d in [
+    "(dict \"scheme\" \"https\" \"host\" \"h\")", "(dict \"scheme\" \"https\" \"host\" \"h\" \"path\" \"p/q\")",
+    "(dict \"host\" \"h\" \"path\" \"/p\")", "(dict \"path\" \"/a b/ü\")", "(dict \"path\" \"a?b\")", "(dict \"query\" \"a=1\")",
+    "(dict \"fragment\" \"x y/?#\")", "(dict \"scheme\" \"file\" \"path\" \"/etc\")", "(dict \"scheme\" \"http\" \"path\" \"rel\")",
+    "(dict \"scheme\" \"http\" \"host\" \"h\" \"userinfo\" \"us er:p@ss\")", "(dict \"opaque\" \"x:y\" \"scheme\" \"urn\" \"query\" \"q\")",
+    "(urlParse \"http://h/%7Euser/a%20b?q=%20x#f%20g\")", "(urlParse \"file:///etc/hosts\")", "(dict \"path\" (list 1))",
+]]
+
+groups = {"urls": urls, "zones": zones, "regex": regex, "lexing": lexing, "edge": edge, "more": more, "realistic": realistic, "data": data, "syntax": syntax, "builtins": builtins, "printf": printf, "strings": strings_, "lists": lists, "math": math,
           "defaults": defaults, "dicts": dicts, "misc": misc, "dates": dates}
 
 out_dir = sys.argv[1]

@@ -55,12 +55,18 @@ function urlParse(raw: string): GoMap {
     if (at >= 0) {
       userinfo = authority.slice(0, at);
       authority = authority.slice(at + 1);
+      if (!validUserinfo(userinfo)) fail(`unable to parse url: parse ${JSON.stringify(raw)}: net/url: invalid userinfo`);
     }
+    const port = /^(\[.*\]|[^\]]*?)(:.*)?$/.exec(authority)?.[2];
+    if (port !== undefined && !/^:\d*$/.test(port)) fail(`unable to parse url: parse ${JSON.stringify(raw)}: invalid port ${JSON.stringify(port)} after host`);
     host = unescape(authority);
   }
   const hostname = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
   return { scheme, host, hostname, path: unescape(rest), query, opaque, fragment, userinfo };
 }
+
+/** net/url's validUserinfo: unreserved, sub-delims, ':', '%' and '@'. */
+const validUserinfo = (s: string): boolean => /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 
 function field(d: GoMap, key: string): string {
   if (!Object.hasOwn(d, key)) return '';
@@ -71,23 +77,32 @@ function field(d: GoMap, key: string): string {
 
 function urlJoin(d: GoMap | null): string {
   const u = d ?? {};
-  const [scheme, host, path, query, opaque, fragment, userinfo] = ['scheme', 'host', 'path', 'query', 'opaque', 'fragment', 'userinfo'].map((k) => field(u, k));
+  const scheme = field(u, 'scheme');
+  const host = field(u, 'host');
+  const path = field(u, 'path');
+  const opaque = field(u, 'opaque');
+  const userinfo = field(u, 'userinfo');
+  const query = field(u, 'query');
+  const fragment = field(u, 'fragment');
   let out = scheme !== '' ? scheme + ':' : '';
   if (opaque !== '') out += opaque;
   else {
     if (scheme !== '' || host !== '' || userinfo !== '') {
       if (host !== '' || path !== '' || userinfo !== '') out += '//';
-      if (userinfo !== '') out += userinfo + '@';
+      if (userinfo !== '') {
+        if (!validUserinfo(userinfo)) fail(`unable to parse userinfo in dict: parse ${JSON.stringify(`proto://${userinfo}@host`)}: net/url: invalid userinfo`);
+        out += userinfo + '@';
+      }
       out += host;
     }
-    const p = escape(path ?? '', false);
+    const p = escape(path, false);
     if (p !== '' && p[0] !== '/' && host !== '') out += '/';
     // RFC 3986 4.2: a relative path whose first segment has a colon would read as a scheme.
     if (out === '' && /^[^/]*:/.test(p)) out += './';
     out += p;
   }
   if (query !== '') out += '?' + query;
-  if (fragment !== '') out += '#' + escape(fragment ?? '', true);
+  if (fragment !== '') out += '#' + escape(fragment, true);
   return out;
 }
 
