@@ -77,13 +77,14 @@ function field(d: GoMap, key: string): string {
 
 function urlJoin(d: GoMap | null): string {
   const u = d ?? {};
+  // Read in Sprig's order, so the first non-string key named in an error is the same.
   const scheme = field(u, 'scheme');
   const host = field(u, 'host');
   const path = field(u, 'path');
-  const opaque = field(u, 'opaque');
-  const userinfo = field(u, 'userinfo');
   const query = field(u, 'query');
+  const opaque = field(u, 'opaque');
   const fragment = field(u, 'fragment');
+  const userinfo = field(u, 'userinfo');
   let out = scheme !== '' ? scheme + ':' : '';
   if (opaque !== '') out += opaque;
   else {
