@@ -12,12 +12,5 @@ export class TemplateError extends Error {
   }
 }
 
-/** A source position, kept on every node so errors can name line and column. */
-export interface Pos {
-  readonly offset: number;
-  readonly line: number;
-  readonly col: number;
-}
-
 /** Thrown by functions; the executor wraps it with the position and "error calling NAME". */
 export class FuncError extends Error {}

@@ -26,9 +26,6 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
   return f;
 }
 
-/** Whether time.LoadLocation would find this zone. */
-export const isZone = (zone: string): boolean => zone === '' || zone === 'UTC' || zone === 'Local' || formatter(zone) !== null;
-
 /** The instant ms shown in zone (an IANA name; '', 'UTC', 'Local' and unknown names are UTC). */
 export function inZone(ms: number, nanos: number, zone: string): GoTime {
   const f = zone === '' || zone === 'UTC' || zone === 'Local' ? null : formatter(zone);
