@@ -7,6 +7,11 @@
  * bigint and Sprig's int64 results are Int64; see values.ts for the whole value model. Where
  * Go's "Local" time zone is used (date, toDate...), Tocsin uses UTC so output does not depend
  * on the host. FUNCTIONS.md lists the functions and what is not supported.
+ *
+ * Layout: lexer.ts → parser.ts build the tree (ast.ts); exec.ts walks it and eval.ts evaluates
+ * pipelines, calling builtins.ts and sprig/ through the typed declarations of funcs.ts; printf.ts
+ * and floatfmt.ts are Go's fmt; timefmt/timeparse/timezone are Go's time; regexp/ is a
+ * linear-time RE2 engine; bounds.ts holds the size limits. cache.ts memoises compile().
  */
 import type { Node } from './ast.js';
 import { TemplateError } from './errors.js';

@@ -9,7 +9,7 @@ export const strval = (v: unknown): string => (typeof v === 'string' ? v : v ins
 const MIN64 = -(1n << 63n);
 
 /** Go's int64(f) conversion: truncation; out of range (and NaN) gives MinInt64 on amd64. */
-export function floatToInt64(f: number): bigint {
+function floatToInt64(f: number): bigint {
   if (!Number.isFinite(f) || f >= 2 ** 63 || f < -(2 ** 63)) return MIN64;
   return BigInt(Math.trunc(f));
 }
@@ -22,7 +22,7 @@ export function parseInt10(s: string): bigint | undefined {
 }
 
 /** strconv.ParseFloat(s, 64) for decimal and special forms, or undefined. */
-export function parseFloat64(s: string): number | undefined {
+function parseFloat64(s: string): number | undefined {
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
     const f = Number(s);
     return Number.isFinite(f) ? f : undefined;
