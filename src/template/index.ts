@@ -40,7 +40,7 @@ export interface Template {
 }
 
 /** ntfy's templateDisallowedRegex, plus block (which defines a template like define). */
-const disallowed = /\{\{-?\s*(call|template|define|block)\b/;
+const disallowed = /\{\{-?[\t\n\f\r ]*(call|template|define|block)\b/; // RE2's \s is these five
 
 function lineCol(text: string, pos: number): { line: number; col: number } {
   let line = 1;
