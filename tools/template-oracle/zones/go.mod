@@ -1,0 +1,3 @@
+module tocsin/tools/template-oracle/zones
+
+go 1.22
