@@ -20,6 +20,7 @@ import { replayScenario } from './scenarios/replay.js';
 import { authScenario } from './scenarios/auth.js';
 import { limitsScenario } from './scenarios/limits.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
+import { templatesScenario } from './scenarios/templates.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
 
@@ -33,6 +34,7 @@ const scenarios: Record<string, Scenario[]> = {
   scheduled: [scheduledScenario],
   auth: [authScenario],
   limits: [limitsScenario],
+  templates: [templatesScenario],
 };
 
 const { values } = parseArgs({

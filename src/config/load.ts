@@ -180,6 +180,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorPrefixBitsIpv6: v['visitor-prefix-bits-ipv6'] as number,
     visitorMessageDailyLimit: v['visitor-message-daily-limit'] as number,
     visitorEmailLimitReplenishMs: duration('visitor-email-limit-replenish'),
+    templateDir: str('template-dir'),
     attachmentCacheDir: str('attachment-cache-dir'),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),

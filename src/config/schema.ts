@@ -70,6 +70,7 @@ export const settings = {
   'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
   'visitor-message-daily-limit': { kind: 'int', default: 0, doc: 'Messages per visitor per day; 0 derives it from visitor-request-limit-replenish' },
   'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
+  'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
   'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
@@ -133,6 +134,7 @@ export interface Config {
   visitorPrefixBitsIpv6: number;
   visitorMessageDailyLimit: number;
   visitorEmailLimitReplenishMs: number;
+  templateDir: string;
   attachmentCacheDir: string;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;

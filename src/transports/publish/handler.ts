@@ -3,18 +3,22 @@ import { sequenceEvent } from '../../model/message.js';
 import type { ServerContext } from '../context.js';
 import { readBody, type Body } from '../http/body.js';
 import { BodyStream } from '../http/body-stream.js';
+import { param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { admit } from '../admit.js';
 import { fromJsonBody } from './json-body.js';
 import { expiresAt, namePattern, parsePublish } from './parse.js';
+import { renderTemplated, templateBodyLimit } from './templated.js';
 import { storeUpload } from './upload.js';
 
 const noBody: Body = { bytes: Buffer.alloc(0), truncated: false };
 
 /** PUT/POST /{topic}[/{sequence_id}] and GET /{topic}/publish|send|trigger. */
 export async function handlePublish(ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> {
-  const body = req.method === 'GET' ? undefined : new BodyStream(ex, ctx.config.messageSizeLimit);
+  // A templated publish may send up to 32 KB of JSON, even past message-size-limit.
+  const head = param(req, 'template') === '' ? ctx.config.messageSizeLimit : Math.max(ctx.config.messageSizeLimit, templateBodyLimit);
+  const body = req.method === 'GET' ? undefined : new BodyStream(ex, head);
   try {
     await publish(ctx, ex, req, topic as string, sequenceId, body ? await body.head : noBody, body);
   } catch (err) {
@@ -37,11 +41,12 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body, rest?: BodyStream): Promise<void> {
   const { visitor } = await admit(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
-  const { message, cache, deliver, unifiedPush, upload } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  const { message, cache, deliver, unifiedPush, upload, template } = parsePublish(req, body, topic, sequenceId, ctx.config);
   // UnifiedPush app servers must find a subscriber to bill (a 5xx, so Mastodon keeps the subscription).
   if (unifiedPush && ctx.config.visitorSubscriberRateLimiting && !ctx.visitors.payer(topic, Date.now())) throw errors.insufficientStorageUnifiedPush;
   visitor.message(Date.now());
   if (upload) await storeUpload(ctx, req, message, upload.name, body, rest, visitor);
+  if (template) await renderTemplated(message, template, body, ctx.config);
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
   ex.send(200, `${event.json}\n`);

@@ -3,7 +3,7 @@ import { errors } from '../../model/errors.js';
 import { nowSeconds, randomId, type Attachment, type Message } from '../../model/message.js';
 import { parsePriority } from '../../model/priority.js';
 import type { Body } from '../http/body.js';
-import { boolParam, listParam, param } from '../http/params.js';
+import { boolParam, isBoolWord, isTrueWord, listParam, param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import { parseActions } from './actions.js';
 import { parseFutureTime } from '../../model/future-time.js';
@@ -24,6 +24,20 @@ export interface ParsedPublish {
   unifiedPush: boolean;
   /** The body is a file to store as the message's attachment, under this name ('' for a default). */
   upload?: { name: string };
+  /** The body is JSON to render these templates against (`Template:`). */
+  template?: TemplateRequest;
+}
+
+/**
+ * A templated publish: a template file's name (`Template: grafana`), or with `Template: yes`
+ * the message, title and priority parameters are the templates themselves.
+ */
+export interface TemplateRequest {
+  /** Undefined for inline templates. */
+  name: string | undefined;
+  message: string;
+  title: string;
+  priority: string;
 }
 
 /** Topic names and sequence ids share ntfy's rule. */
@@ -58,7 +72,8 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (param(req, 'email') !== '') throw errors.emailDisabled;
   if (param(req, 'call') !== '') throw errors.phoneCallsDisabled;
   const text = param(req, 'message').replaceAll('\\n', '\n');
-  const priority = parsePriority(param(req, 'priority'));
+  const template = templateRequest(req, text);
+  const priority = template ? 0 : parsePriority(param(req, 'priority')); // else the priority is a template
   if (priority !== 0) message.priority = priority;
   const tags = listParam(req, 'tags');
   if (tags.length > 0) message.tags = tags;
@@ -73,24 +88,34 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (boolParam(req, 'markdown', false) || param(req, 'contentType').toLowerCase() === 'text/markdown') {
     message.content_type = 'text/markdown';
   }
-  const template = boolParam(req, 'template', false);
   const unifiedPush = boolParam(req, 'unifiedPush', false) || param(req, 'contentEncoding') === 'aes128gcm';
   let upload: { name: string } | undefined;
+  let templated: TemplateRequest | undefined;
   const pollId = param(req, 'pollId');
-  if (pollId !== '') {
+  const bodyIs = pollId === '' ? readBody(message, body, { unifiedPush, template: template !== undefined, filename, sizeLimit: limits.messageSizeLimit }) : 'dropped';
+  if (bodyIs === 'dropped') {
     // An iOS poll request: the body is dropped and only the id travels (ntfy's newPollRequestMessage).
     message.event = 'poll_request';
     message.poll_id = pollId;
     message.message = 'New message';
     cache = false;
-  } else if (readBody(message, body, { unifiedPush, template, filename })) {
+  } else if (bodyIs === 'upload') {
     if (text !== '') message.message = text; // else the upload names the file
     upload = { name: filename };
+  } else if (bodyIs === 'template') {
+    templated = template; // rendered by the handler, which sets the message
   } else if (message.message === undefined || message.message === '') {
     message.message = text || 'triggered';
   }
   if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
-  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false), ...(upload && { upload }) };
+  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false), ...(upload && { upload }), ...(templated && { template: templated }) };
+}
+
+/** `Template:` a true word (inline), a false word or nothing (off), else a template file's name. */
+function templateRequest(req: RequestInfo, text: string): TemplateRequest | undefined {
+  const mode = param(req, 'template');
+  if (mode === '' || (isBoolWord(mode) && !isTrueWord(mode))) return undefined;
+  return { name: isTrueWord(mode) ? undefined : mode, message: text, title: param(req, 'title'), priority: param(req, 'priority') };
 }
 
 /** When a message cached at `time` leaves the cache. */
@@ -128,13 +153,15 @@ function delayedTime(delay: string, limits: PublishLimits): number {
 }
 
 /**
- * ntfy's handlePublishBody: whether the body is the message (it is set) or a file to
- * upload (true): a body with a Filename, a body over message-size-limit, or one that is
- * not UTF-8. With an attachment by URL or from UnifiedPush, a body too large for a
- * message is refused (ntfy would cut it).
+ * ntfy's handlePublishBody, in its order: what the body is. UnifiedPush and attachments by
+ * URL make it the message (too large for one is refused; ntfy would cut it); a Filename
+ * makes it a file to upload; `Template:` makes it JSON for the templates; otherwise a body
+ * over message-size-limit or not UTF-8 is a file, and anything else the message (set here).
  */
-function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; template: boolean; filename: string }): boolean {
-  const { bytes, truncated } = body;
+function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; template: boolean; filename: string; sizeLimit: number }): 'message' | 'upload' | 'template' {
+  const { bytes } = body;
+  // A templated publish reads a longer head (up to 32 KB of JSON): past the limit is too long for a message.
+  const truncated = body.truncated || bytes.length > opts.sizeLimit;
   if (truncated && (opts.unifiedPush || message.attachment)) throw errors.attachmentsDisallowed;
   if (opts.unifiedPush) {
     if (isUtf8(bytes)) {
@@ -143,24 +170,15 @@ function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; te
       message.message = bytes.toString('base64');
       message.encoding = 'base64';
     }
-    return false;
+    return 'message';
   }
-  if (!message.attachment && (opts.filename !== '' || truncated || !isUtf8(bytes))) return true;
+  if (!message.attachment) {
+    if (opts.filename !== '') return 'upload';
+    if (opts.template) return 'template';
+    if (truncated || !isUtf8(bytes)) return 'upload';
+  }
   if (!isUtf8(bytes)) throw errors.messageNotUtf8;
-  if (opts.template) {
-    // Templating arrives with its own issue; until then it is refused, never ignored.
-    if (!isJson(bytes)) throw errors.templateNotJson;
-    throw errors.badRequest.wrap('message templating is not available on this server');
-  }
   if (bytes.length > 0) message.message = bytes.toString('utf8').trim();
-  return false;
+  return 'message';
 }
 
-function isJson(bytes: Buffer): boolean {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
-}

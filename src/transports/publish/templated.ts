@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { errors } from '../../model/errors.js';
+import type { Message } from '../../model/message.js';
+import { parsePriority } from '../../model/priority.js';
+import { compileCached } from '../../template/cache.js';
+import { TemplateError } from '../../template/index.js';
+import type { Body } from '../http/body.js';
+import type { TemplateRequest } from './parse.js';
+
+/** ntfy's jsonBodyBytesLimit: a templated publish may send this much JSON even past message-size-limit. */
+export const templateBodyLimit = 32 * 1024;
+/** ntfy's DoS guards: template size, output size and running time. */
+const maxTemplateBytes = 32 * 1024;
+const maxOutputBytes = 1024 * 1024;
+const timeoutMs = 100;
+
+const templateName = /^[-_A-Za-z0-9]+$/;
+/** The built-in templates (github, grafana, alertmanager), shipped in the repository's templates/. */
+const builtinDir = fileURLToPath(new URL('../../../../templates/', import.meta.url));
+
+interface TemplateFile {
+  title?: string;
+  message?: string;
+  priority?: string;
+}
+
+/**
+ * ntfy's handleBodyAsTemplatedTextMessage: renders the request's templates — a template
+ * file's, or the message, title and priority parameters — against the JSON body, into the
+ * message. Errors are ntfy's: 41303 body too long, 40047/40048 template file missing or
+ * invalid, 40042 body not JSON, 40043 parse, 40044 disallowed, 40045 execution, 40041
+ * result too long, 40007 a rendered priority that is none.
+ */
+export async function renderTemplated(message: Message, request: TemplateRequest, body: Body, opts: { templateDir: string; messageSizeLimit: number }): Promise<void> {
+  if (body.truncated) throw errors.entityTooLargeJsonBody;
+  const source = body.bytes.toString('utf8').trim();
+  const templates = request.name === undefined ? inline(request) : await templateFile(opts.templateDir, request.name);
+  const label = request.name ?? 'inline';
+  let data: unknown;
+  const render = (field: keyof TemplateFile, text: string): string => {
+    data ??= parseJson(source);
+    return renderOne(`${label} (${field})`, text, data);
+  };
+  if (templates.message !== undefined) setText(message, 'message', render('message', templates.message));
+  if (templates.title !== undefined) setText(message, 'title', render('title', templates.title));
+  if (templates.priority !== undefined) {
+    const priority = parsePriority(render('priority', templates.priority));
+    if (priority !== 0) message.priority = priority;
+  }
+  const limit = opts.messageSizeLimit;
+  if (Buffer.byteLength(message.message ?? '') > limit || Buffer.byteLength(message.title ?? '') > limit) throw errors.templateResultTooLarge;
+  if (!message.message) message.message = 'triggered';
+}
+
+/** `Template: yes`: the message and title parameters, and the priority when one is given. */
+function inline(request: TemplateRequest): TemplateFile {
+  return { message: request.message, title: request.title, ...(request.priority !== '' && { priority: request.priority }) };
+}
+
+/** NAME.yml from template-dir, else the built-in of that name (ntfy reads the file on each publish). */
+async function templateFile(dir: string, name: string): Promise<TemplateFile> {
+  if (!templateName.test(name)) throw errors.templateFileNotFound;
+  const own = dir === '' ? '' : await readFile(join(dir, `${name}.yml`), 'utf8').catch(() => '');
+  const text = own !== '' ? own : await readFile(join(builtinDir, `${name}.yml`), 'utf8').catch(() => '');
+  if (text === '') throw errors.templateFileNotFound;
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch {
+    throw errors.templateFileInvalid;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.templateFileInvalid;
+  const fields = parsed as Record<string, unknown>;
+  const file: TemplateFile = {};
+  for (const key of ['title', 'message', 'priority'] as const) {
+    const value = fields[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'object') throw errors.templateFileInvalid;
+    file[key] = String(value); // as yaml.v2 reads a scalar into a string
+  }
+  return file;
+}
+
+/** A number too large for a float64 (JSON.parse makes it Infinity); only such long numbers are checked for. */
+const hugeNumber = /\d[eE]\+?\d{3}|\d{309}/;
+const finite = (_key: string, value: unknown): unknown => {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw errors.templateNotJson;
+  return value;
+};
+
+/** The body as Go's json.Unmarshal into `any` reads it: numbers are float64, and one out of range is an error. */
+function parseJson(source: string): unknown {
+  try {
+    return JSON.parse(source, hugeNumber.test(source) ? finite : undefined) as unknown;
+  } catch {
+    throw errors.templateNotJson;
+  }
+}
+
+/** One template, compiled once per text; "\n" left in the output becomes a newline and the result is trimmed, as ntfy. */
+function renderOne(name: string, text: string, data: unknown): string {
+  if (Buffer.byteLength(text) > maxTemplateBytes) throw errors.templateTooLarge;
+  try {
+    return compileCached(text, name).render(data, { maxOutput: maxOutputBytes, timeoutMs }).replaceAll('\\n', '\n').trim();
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    if (err.code === 'parse') throw errors.templateInvalid.wrap(err.message);
+    if (err.code === 'disallowed') throw errors.templateDisallowed;
+    throw errors.templateExecuteFailed.wrap(`template ${name}: ${err.message}`);
+  }
+}
+
+function setText(message: Message, field: 'message' | 'title', value: string): void {
+  if (value === '') delete message[field];
+  else message[field] = value;
+}

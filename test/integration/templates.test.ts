@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { publish, type Json } from '../support/clients.js';
+import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+/**
+ * Templated publishes (`Template:`/`tpl`): the built-in github, grafana and alertmanager
+ * templates on real webhook payloads, inline templates, template-dir files and every error.
+ * The expected titles and messages are what Go's text/template with Sprig renders from the
+ * same template files and payloads (checked with a Go program; see tools/template-oracle).
+ */
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/webhooks/${name}.json`, import.meta.url), 'utf8');
+
+const templateDir = join(tempDir(), 'templates');
+mkdirSync(templateDir);
+writeFileSync(join(templateDir, 'grafana.yml'), 'title: "Grafana says {{ .status }}"\nmessage: "{{ len .alerts }} alert(s)"\n');
+writeFileSync(join(templateDir, 'deploy.yml'), 'title: "Deployed {{ .app }} {{ .version }}"\nmessage: |\n  {{- range .hosts }}\n  - {{ . }}\n  {{- end }}\npriority: "{{ if .failed }}5{{ end }}"\n');
+writeFileSync(join(templateDir, 'broken.yml'), 'title: [unclosed\n');
+writeFileSync(join(templateDir, 'huge.yml'), `title: "${'x'.repeat(33 * 1024)}"\n`);
+
+// One server on the built-in templates only, one with a template-dir that overrides grafana.
+let builtin: TestServer;
+let custom: TestServer;
+before(async () => {
+  builtin = await startTestServer({ 'template-dir': '' });
+  custom = await startTestServer({ 'template-dir': templateDir });
+});
+after(() => Promise.all([builtin.server.close(), custom.server.close()]));
+
+const sendTo = (server: () => TestServer) => (query: Record<string, string>, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> =>
+  publish(`${server().url}/hooks?${new URLSearchParams(query).toString()}`, body, headers);
+const send = sendTo(() => builtin);
+const sendCustom = sendTo(() => custom);
+
+// [template, fixture, title, message, priority]
+const builtins: [string, string, string, string, number | undefined][] = [
+  ['alertmanager', 'alertmanager-firing', "🚨 Firing: InstanceDown (2 alerts)", "🚨 InstanceDown on 10.0.0.5:9100 [critical]\nInstance is down\n10.0.0.5:9100 has been down for more than 5 minutes.\nSince 2024-05-01T12:00:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0\n\n🚨 InstanceDown on 10.0.0.6:9100 [critical]\nInstance is down\nSince 2024-05-01T12:01:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0", 5],
+  ['alertmanager', 'alertmanager-resolved', "✅ Resolved: InstanceDown", "✅ InstanceDown on 10.0.0.5:9100 [critical]\nInstance is down\nSince 2024-05-01T12:00:00.000Z, resolved 2024-05-01T12:20:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0", 3],
+  ['github', 'github-issue_comment', "💬 monalisa commented on #1347 Found a bug", "Me too\nhttps://github.com/octocat/Hello-World/issues/1347#issuecomment-1", undefined],
+  ['github', 'github-issues', "🐛 Issue opened: #1347 Found a bug", "octocat/Hello-World · by octocat\nI'm having a problem with this.\nhttps://github.com/octocat/Hello-World/issues/1347", undefined],
+  ['github', 'github-pull_request-merged', "🟣 Pull request merged: #1347 Amazing new feature", "octocat/Hello-World: new-topic → main by octocat\nhttps://github.com/octocat/Hello-World/pull/1347", undefined],
+  ['github', 'github-pull_request', "🔀 Pull request opened: #1347 Amazing new feature", "octocat/Hello-World: new-topic → main by octocat\nPlease pull these awesome changes in!\nhttps://github.com/octocat/Hello-World/pull/1347", undefined],
+  ['github', 'github-push', "🚀 monalisa pushed 2 commits to Hello-World/main", "a10867b Fix the flux capacitor (Mona Lisa)\n0d1a26e Update README (Octo Cat)\nhttps://github.com/octocat/Hello-World/compare/6113728f27ae...0d1a26e67d8f", undefined],
+  ['github', 'github-release', "📦 Release published: v1.0.0", "octocat/Hello-World v1.0.0\nDescription of the release\nhttps://github.com/octocat/Hello-World/releases/tag/v1.0.0", undefined],
+  ['github', 'github-star', "⭐ monalisa starred octocat/Hello-World", "octocat/Hello-World: My first repository on GitHub!\n⭐ 80 · 👀 80\nhttps://github.com/octocat/Hello-World", undefined],
+  ['github', 'github-watch', "👀 monalisa is watching octocat/Hello-World", "octocat/Hello-World: My first repository on GitHub!\n⭐ 80 · 👀 80\nhttps://github.com/octocat/Hello-World", undefined],
+  ['github', 'github-workflow_run', "❌ Build failure on main", "octocat/Hello-World · push by octocat\nUpdate README\nhttps://github.com/octocat/Hello-World/actions/runs/30433642", 4],
+  ['grafana', 'grafana-firing', "🔥 Firing: High CPU", "🔥 High CPU on web-1:9100 [critical]\nCPU above 90% for 5 minutes\nweb-1 is at 97% CPU.\nValues: [ var='A' labels={instance=web-1:9100} value=97.2 ], [ var='C' labels={instance=web-1:9100} value=1 ]\nhttp://grafana.local/d/abc123?viewPanel=2", 5],
+  ['grafana', 'grafana-resolved', "✅ Resolved: Disk full (2 alerts)", "✅ Disk full on db-1 [warning]\nDisk usage back under 80%\nhttp://grafana.local/alerting/grafana/d1/view\n\n✅ Disk full on db-2 [warning]\nhttp://grafana.local/alerting/grafana/d1/view", 3],
+];
+
+describe('templates — built-in', () => {
+  for (const [template, name, title, message, priority] of builtins) {
+    it(`${template} renders ${name}`, async () => {
+      const { status, json } = await send({ tpl: template }, fixture(name));
+      assert.equal(status, 200, JSON.stringify(json));
+      assert.deepEqual([json.title, json.message, json.priority], [title, message, priority]);
+    });
+  }
+});
+
+describe('templates — inline and files', () => {
+  it('renders the message, title and priority parameters against the JSON body (tpl=1, Template: yes)', async () => {
+    const body = JSON.stringify({ alert: 'Disk space low', host: 'srv1', used: 93.5, disks: ['sda', 'sdb'] });
+    const query = await send({ tpl: '1', m: 'Alert: {{.alert}} on {{.host}} ({{.used}}%)', t: '{{ .host | upper }}', p: '{{ if gt .used 90.0 }}high{{ end }}' }, body);
+    assert.deepEqual([query.status, query.json.message, query.json.title, query.json.priority], [200, 'Alert: Disk space low on srv1 (93.5%)', 'SRV1', 4]);
+    const headers = await send({}, body, { 'X-Template': 'yes', 'X-Message': '{{ join "," .disks }}\\n{{ len .disks }} disks', 'X-Title': '{{ .missing }}' });
+    assert.deepEqual([headers.json.message, headers.json.title], ['sda,sdb\n2 disks', '<no value>']);
+  });
+
+  it('an empty result leaves the default message; a false word turns templating off', async () => {
+    const empty = await send({ tpl: 'yes', m: '{{ .nothing | default "" }}' }, '{}');
+    assert.equal(empty.json.message, 'triggered');
+    const off = await send({ tpl: 'no', m: '{{ .x }}' }, '');
+    assert.equal(off.json.message, '{{ .x }}');
+  });
+
+  it('a template-dir file is used by name and overrides a built-in of the same name', async () => {
+    const own = await sendCustom({ tpl: 'deploy' }, JSON.stringify({ app: 'shop', version: 'v2', hosts: ['a', 'b'], failed: true }));
+    assert.deepEqual([own.status, own.json.title, own.json.message, own.json.priority], [200, 'Deployed shop v2', '- a\n- b', 5]);
+    const overridden = await sendCustom({ tpl: 'grafana' }, fixture('grafana-resolved'));
+    assert.deepEqual([overridden.json.title, overridden.json.message], ['Grafana says resolved', '2 alert(s)']);
+  });
+});
+
+describe('templates — errors', () => {
+  const cases: [string, Record<string, string>, string, number, number][] = [
+    ['template file not YAML of fields', { tpl: 'broken' }, '{}', 400, 40048],
+    ['template longer than 32 KB', { tpl: 'huge' }, '{}', 400, 40056],
+    ['body not JSON', { tpl: '1', m: '{{.a}}' }, 'not json', 400, 40042],
+    ['a number out of float64 range', { tpl: '1', m: '{{.a}}' }, '{"a":1e400}', 400, 40042],
+    ['template cannot be parsed', { tpl: '1', m: '{{ .a ' }, '{}', 400, 40043],
+    ['unknown function', { tpl: '1', m: '{{ nosuchfunc .a }}' }, '{}', 400, 40043],
+    ['template action', { tpl: '1', m: '{{ template "x" }}' }, '{}', 400, 40044],
+    ['define', { tpl: '1', m: '{{ define "x" }}y{{ end }}' }, '{}', 400, 40044],
+    ['call', { tpl: '1', m: '{{ call .f }}' }, '{}', 400, 40044],
+    ['execution fails', { tpl: '1', m: '{{ fail "stop here" }}' }, '{}', 400, 40045],
+    ['index out of range', { tpl: '1', m: '{{ index .list 5 }}' }, '{"list":[1]}', 400, 40045],
+    ['result longer than message-size-limit', { tpl: '1', m: '{{ repeat 5000 "x" }}' }, '{}', 400, 40041],
+    ['rendered priority is none', { tpl: '1', p: '{{ .p }}' }, '{"p":"superhigh"}', 400, 40007],
+    ['unknown template file', { tpl: 'nosuch' }, '{}', 400, 40047],
+    ['template name with a path', { tpl: '../etc/passwd' }, '{}', 400, 40047],
+  ];
+  for (const [name, query, body, status, code] of cases) {
+    it(`${name} → ${code}`, async () => {
+      const res = await sendCustom(query, body);
+      assert.deepEqual([res.status, res.json.code], [status, code], JSON.stringify(res.json));
+    });
+  }
+
+  it('a JSON body over 32 KB → 41303; up to it is fine even past message-size-limit', async () => {
+    const big = await send({ tpl: '1', m: '{{ len .a }}' }, JSON.stringify({ a: 'x'.repeat(40 * 1024) }));
+    assert.deepEqual([big.status, big.json.code], [413, 41303]);
+    const ok = await send({ tpl: '1', m: '{{ len .a }}' }, JSON.stringify({ a: 'x'.repeat(20 * 1024) }));
+    assert.deepEqual([ok.status, ok.json.message], [200, '20480']);
+  });
+
+  it('a runaway template is stopped (40045) and the server goes on', async () => {
+    const started = Date.now();
+    const res = await send({ tpl: '1', m: '{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}' }, '{}');
+    assert.deepEqual([res.status, res.json.code], [400, 40045]);
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    const next = await send({ tpl: '1', m: '{{ .ok }}' }, '{"ok":"still here"}');
+    assert.equal(next.json.message, 'still here');
+  });
+});
