@@ -6,6 +6,8 @@ export interface StoredFile {
   size: number;
   /** Mime type, sniffed by the uploader. */
   type: string;
+  /** The attachment's name, offered to downloaders (Content-Disposition). */
+  name: string;
   /** The visitor it counts against (visitor-attachment-total-size-limit, bandwidth). */
   owner: string;
   /** Unix seconds after which housekeeping removes it. */

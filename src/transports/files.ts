@@ -17,6 +17,7 @@ export async function handleFile(ctx: ServerContext, ex: Exchange, req: RequestI
   const headers: [string, string][] = [
     ['Content-Type', file.type],
     ['Accept-Ranges', 'bytes'],
+    ['Content-Disposition', `attachment; filename=${JSON.stringify(file.name)}`], // as ntfy, Go-quoted
   ];
   const range = parseRange(req.headers.get('range'), file.size);
   if (range === 'unsatisfiable') {

@@ -84,6 +84,7 @@ describe('attachments — uploads', () => {
     const url = `${s.url}/file/${fileId(json.attachment)}.txt`;
     const whole = await fetch(url);
     assert.deepEqual([whole.status, whole.headers.get('content-type'), whole.headers.get('content-length'), await whole.text()], [200, 'text/plain; charset=utf-8', '10', '0123456789']);
+    assert.equal(whole.headers.get('content-disposition'), 'attachment; filename="digits.txt"');
     const head = await fetch(url, { method: 'HEAD' });
     assert.deepEqual([head.status, head.headers.get('content-length'), await head.text()], [200, '10', '']);
     const part = await fetch(url, { headers: { Range: 'bytes=2-5' } });

@@ -13,7 +13,7 @@ async function bytes(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString();
 }
 
-const meta = (owner: string, expires = 2000): { type: string; owner: string; expires: number } => ({ type: 'text/plain', owner, expires });
+const meta = (owner: string, expires = 2000): { type: string; name: string; owner: string; expires: number } => ({ type: 'text/plain', name: 'a.txt', owner, expires });
 
 describe('attachment files', () => {
   it('keep an upload once committed, with its size per owner and in total, and read it whole or by range', async () => {
@@ -23,7 +23,7 @@ describe('attachment files', () => {
     upload.write(Buffer.from('hello '));
     upload.write(Buffer.from('world'));
     assert.equal(store.stat('abc123'), undefined, 'invisible until committed');
-    assert.deepEqual(await upload.commit(meta('1.2.3.4')), { id: 'abc123', size: 11, type: 'text/plain', owner: '1.2.3.4', expires: 2000 });
+    assert.deepEqual(await upload.commit(meta('1.2.3.4')), { id: 'abc123', size: 11, type: 'text/plain', name: 'a.txt', owner: '1.2.3.4', expires: 2000 });
     assert.deepEqual([store.usage('1.2.3.4'), store.usage('5.6.7.8'), store.total], [11, 0, 11]);
     assert.equal(await bytes(store.read('abc123')), 'hello world');
     assert.equal(await bytes(store.read('abc123', { start: 6, end: 10 })), 'world');

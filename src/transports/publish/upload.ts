@@ -35,9 +35,9 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
     throw err instanceof TooLarge ? errors.entityTooLargeAttachment : err;
   }
   const { type, ext } = await sniff(head.bytes);
-  const stored = await upload.commit({ type, owner: visitor.key, expires });
-  visitor.transfer(stored.size, Date.now());
   const fileName = name || `attachment${ext}`;
+  const stored = await upload.commit({ type, name: fileName, owner: visitor.key, expires });
+  visitor.transfer(stored.size, Date.now());
   message.attachment = { name: fileName, type, size: stored.size, expires, url: `${ctx.config.baseUrl}/file/${message.id}${ext}` };
   message.message ??= `You received a file: ${fileName}`;
 }
