@@ -20,31 +20,37 @@ export interface FileUpload {
   readonly size: number;
   /**
    * Takes the chunk at once — it may be uWS's memory, valid only during the call — so the
-   * network, not a queue, holds back a fast client. Throws `TooLarge` past the limit (the
-   * part file is gone then).
+   * network, not a queue, holds back a fast client. Throws `TooLarge` when the upload's
+   * `allow` refuses it (the part file is gone then).
    */
   write(chunk: Uint8Array): void;
-  commit(meta: Omit<StoredFile, 'id' | 'size'>): Promise<StoredFile>;
+  commit(meta: Omit<StoredFile, 'id' | 'size' | 'owner'>): Promise<StoredFile>;
   /** Drops the part file. */
   abort(): Promise<void>;
 }
+
+/** Asked before each write: may `bytes` more be written to an upload that holds `size`? */
+export type AllowWrite = (bytes: number, size: number) => boolean;
 
 /**
  * Uploaded attachments (ntfy's attachment-cache-dir): files with their metadata, and what
  * they add up to, in total and per owner, so limits are checked without touching disk.
  */
 export interface AttachmentStore {
-  /** Starts file `id`; its writes reject once more than `limit` bytes would be held. */
-  create(id: string, limit: number): FileUpload;
+  /**
+   * Starts file `id` of `owner`. Its bytes count in `usage(owner)` and `total` as they are
+   * written, so uploads running at once see each other against the limits `allow` checks.
+   */
+  create(id: string, owner: string, allow: AllowWrite): FileUpload;
   stat(id: string): StoredFile | undefined;
   /** The bytes of a stored file, `start` to `end` inclusive when given. */
   read(id: string, range?: { start: number; end: number }): Readable;
   remove(id: string): Promise<void>;
   /** Removes every file expired at `now` (Unix seconds); answers their ids. */
   expire(now: number): Promise<string[]>;
-  /** Bytes stored for `owner`. */
+  /** Bytes stored and being uploaded for `owner`. */
   usage(owner: string): number;
-  /** Bytes stored in all. */
+  /** Bytes stored and being uploaded in all. */
   readonly total: number;
 }
 

@@ -128,6 +128,13 @@ describe('attachments — limits', () => {
     assert.equal(readdirSync(global.dir).length, 2, 'the first file and its metadata only');
   });
 
+  it('uploads of one visitor running at once share its total: one of two gets 41301', async () => {
+    const t = await server({ 'visitor-attachment-total-size-limit': '400k' });
+    const results = await Promise.all([0, 1].map(() => postChunked(`${t.url}/both`, Buffer.alloc(300 * 1024, 1))));
+    assert.deepEqual(results.map(([status]) => status).sort(), [200, 413]);
+    assert.equal(readdirSync(t.dir).length, 2, 'one file and its metadata');
+  });
+
   it('housekeeping removes expired files, freeing the visitor\'s share', async () => {
     const t = await server({ 'attachment-expiry-duration': '1s', 'manager-interval': '1s', 'visitor-attachment-total-size-limit': '1500' });
     const { json } = await publish(`${t.url}/exp`, Buffer.alloc(1000, 0xff));

@@ -2,7 +2,7 @@ import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:f
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { TooLarge, type AttachmentStore, type FileUpload, type StoredFile } from '../attachment-store.js';
+import { TooLarge, type AllowWrite, type AttachmentStore, type FileUpload, type StoredFile } from '../attachment-store.js';
 
 const idPattern = /^[A-Za-z0-9]{1,64}$/;
 
@@ -39,9 +39,9 @@ export class AttachmentFiles implements AttachmentStore {
     return store;
   }
 
-  create(id: string, limit: number): FileUpload {
+  create(id: string, owner: string, allow: AllowWrite): FileUpload {
     if (!idPattern.test(id)) throw new Error(`invalid attachment id ${JSON.stringify(id)}`);
-    return new PartFile(this, join(this.dir, `${id}.part`), id, limit);
+    return new PartFile(this, join(this.dir, `${id}.part`), id, owner, allow);
   }
 
   stat(id: string): StoredFile | undefined {
@@ -75,11 +75,11 @@ export class AttachmentFiles implements AttachmentStore {
     return this.bytes;
   }
 
-  /** Makes a completed part file a stored file. */
+  /** Makes a completed part file a stored file (its bytes were counted as they came). */
   async keep(part: string, file: StoredFile): Promise<void> {
     await writeFile(join(this.dir, `${file.id}.json`), JSON.stringify(file));
     await rename(part, join(this.dir, file.id));
-    this.add(file);
+    this.files.set(file.id, file);
   }
 
   private add(file: StoredFile): void {
@@ -87,7 +87,8 @@ export class AttachmentFiles implements AttachmentStore {
     this.count(file.owner, file.size);
   }
 
-  private count(owner: string, delta: number): void {
+  /** Bytes of `owner` come (written, found at open) or go (dropped, removed). */
+  count(owner: string, delta: number): void {
     this.bytes += delta;
     const left = (this.byOwner.get(owner) ?? 0) + delta;
     if (left > 0) this.byOwner.set(owner, left);
@@ -107,25 +108,32 @@ class PartFile implements FileUpload {
     private readonly store: AttachmentFiles,
     private readonly path: string,
     private readonly id: string,
-    private readonly limit: number,
+    private readonly owner: string,
+    private readonly allow: AllowWrite,
   ) {
     this.fd = openSync(path, 'w');
   }
 
   write(chunk: Uint8Array): void {
     if (this.fd === undefined) throw new Error(`attachment ${this.id} is closed`);
-    if (this.size + chunk.byteLength > this.limit) {
+    if (!this.allow(chunk.byteLength, this.size)) {
       this.drop();
-      throw new TooLarge(`attachment ${this.id} is larger than ${this.limit} bytes`);
+      throw new TooLarge(`attachment ${this.id} would pass a limit at ${this.size + chunk.byteLength} bytes`);
     }
     for (let done = 0; done < chunk.byteLength; ) done += writeSync(this.fd, chunk, done);
     this.size += chunk.byteLength;
+    this.store.count(this.owner, chunk.byteLength);
   }
 
-  async commit(meta: Omit<StoredFile, 'id' | 'size'>): Promise<StoredFile> {
+  async commit(meta: Omit<StoredFile, 'id' | 'size' | 'owner'>): Promise<StoredFile> {
     this.close();
-    const file: StoredFile = { id: this.id, size: this.size, ...meta };
-    await this.store.keep(this.path, file);
+    const file: StoredFile = { id: this.id, size: this.size, owner: this.owner, ...meta };
+    try {
+      await this.store.keep(this.path, file);
+    } catch (err) {
+      this.drop();
+      throw err;
+    }
     return file;
   }
 
@@ -136,6 +144,8 @@ class PartFile implements FileUpload {
   private drop(): void {
     this.close();
     rmSync(this.path, { force: true });
+    this.store.count(this.owner, -this.size);
+    this.size = 0;
   }
 
   private close(): void {

@@ -21,12 +21,17 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   const { attachmentFileSize, attachmentTotalSize, attachmentExpirySeconds } = visitor.limits;
   const expires = nowSeconds() + attachmentExpirySeconds;
   if (message.time > expires) throw errors.attachmentExpiryBeforeDelivery;
-  const now = Date.now();
-  const left = [attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), ctx.config.attachmentTotalSizeLimit - store.total, visitor.bandwidthLeft(now)];
-  const limit = Math.min(...left);
+  const globalLimit = ctx.config.attachmentTotalSizeLimit;
+  const left = Math.min(attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), globalLimit - store.total, visitor.bandwidthLeft(Date.now()));
   const announced = Number(req.headers.get('content-length') ?? NaN);
-  if (limit <= 0 || announced > limit) throw errors.entityTooLargeAttachment; // before a byte is written
-  const upload = store.create(message.id, limit);
+  if (left <= 0 || announced > left) throw errors.entityTooLargeAttachment; // before a byte is written
+  // Checked on every chunk against live totals, so uploads running at once cannot pass them together.
+  const allow = (bytes: number, size: number): boolean =>
+    size + bytes <= attachmentFileSize &&
+    store.usage(visitor.key) + bytes <= attachmentTotalSize &&
+    store.total + bytes <= globalLimit &&
+    visitor.transfer(bytes, Date.now()); // spent as it flows, as ntfy's bandwidth limiter
+  const upload = store.create(message.id, visitor.key, allow);
   try {
     upload.write(head.bytes);
     if (head.truncated && rest) await rest.rest((chunk) => upload.write(chunk));
@@ -36,8 +41,7 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   }
   const { type, ext } = await sniff(head.bytes);
   const fileName = name || `attachment${ext}`;
-  const stored = await upload.commit({ type, name: fileName, owner: visitor.key, expires });
-  visitor.transfer(stored.size, Date.now());
+  const stored = await upload.commit({ type, name: fileName, expires });
   message.attachment = { name: fileName, type, size: stored.size, expires, url: `${ctx.config.baseUrl}/file/${message.id}${ext}` };
   message.message ??= `You received a file: ${fileName}`;
 }
