@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -60,12 +60,37 @@ function inline(request: TemplateRequest): TemplateFile {
   return { message: request.message, title: request.title, ...(request.priority !== '' && { priority: request.priority }) };
 }
 
-/** NAME.yml from template-dir, else the built-in of that name (ntfy reads the file on each publish). */
+/** NAME.yml from template-dir, else the built-in of that name. */
 async function templateFile(dir: string, name: string): Promise<TemplateFile> {
   if (!templateName.test(name)) throw errors.templateFileNotFound;
+  // Read on each publish, as ntfy, so an edited file applies at once; parsed once per text.
   const own = dir === '' ? '' : await readFile(join(dir, `${name}.yml`), 'utf8').catch(() => '');
-  const text = own !== '' ? own : await readFile(join(builtinDir, `${name}.yml`), 'utf8').catch(() => '');
+  const text = own !== '' ? own : ((await builtins()).get(name) ?? '');
   if (text === '') throw errors.templateFileNotFound;
+  let file = parsedFiles.get(text);
+  if (!file) {
+    file = parseTemplateFile(text);
+    if (parsedFiles.size >= maxParsedFiles) parsedFiles.delete(parsedFiles.keys().next().value as string);
+    parsedFiles.set(text, file);
+  }
+  return file;
+}
+
+const maxParsedFiles = 100;
+const parsedFiles = new Map<string, TemplateFile>();
+let builtinTexts: Promise<Map<string, string>> | undefined;
+
+/** The built-in templates by name, read once: they ship with the server. */
+function builtins(): Promise<Map<string, string>> {
+  builtinTexts ??= readdir(builtinDir).then(async (names) => {
+    const files = names.filter((n) => n.endsWith('.yml'));
+    return new Map(await Promise.all(files.map(async (n) => [n.slice(0, -4), await readFile(join(builtinDir, n), 'utf8')] as const)));
+  });
+  return builtinTexts;
+}
+
+/** The title, message and priority of a template file (40048 unless a YAML map of scalars). */
+function parseTemplateFile(text: string): TemplateFile {
   let parsed: unknown;
   try {
     parsed = parseYaml(text);
