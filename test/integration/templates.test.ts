@@ -81,8 +81,10 @@ describe('templates — inline and files', () => {
   it('a template-dir file is used by name and overrides a built-in of the same name', async () => {
     const own = await sendCustom({ tpl: 'deploy' }, JSON.stringify({ app: 'shop', version: 'v2', hosts: ['a', 'b'], failed: true }));
     assert.deepEqual([own.status, own.json.title, own.json.message, own.json.priority], [200, 'Deployed shop v2', '- a\n- b', 5]);
-    const overridden = await sendCustom({ tpl: 'grafana' }, fixture('grafana-resolved'));
-    assert.deepEqual([overridden.json.title, overridden.json.message], ['Grafana says resolved', '2 alert(s)']);
+    const replaced = await sendCustom({ tpl: 'deploy', p: 'low' }, JSON.stringify({ app: 'shop', version: 'v3', hosts: [], failed: false }));
+    assert.equal(replaced.json.priority, undefined, 'a file\'s priority replaces the parameter, also when it renders none (as ntfy)');
+    const overridden = await sendCustom({ tpl: 'grafana', p: 'low' }, fixture('grafana-resolved'));
+    assert.deepEqual([overridden.json.title, overridden.json.message, overridden.json.priority], ['Grafana says resolved', '2 alert(s)', 2], 'no priority in the file: the parameter stands');
   });
 });
 

@@ -73,7 +73,8 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (param(req, 'call') !== '') throw errors.phoneCallsDisabled;
   const text = param(req, 'message').replaceAll('\\n', '\n');
   const template = templateRequest(req, text);
-  const priority = template ? 0 : parsePriority(param(req, 'priority')); // else the priority is a template
+  // An inline template's priority is itself a template; with a template file it is a priority, which the file may replace.
+  const priority = template && template.name === undefined ? 0 : parsePriority(param(req, 'priority'));
   if (priority !== 0) message.priority = priority;
   const tags = listParam(req, 'tags');
   if (tags.length > 0) message.tags = tags;

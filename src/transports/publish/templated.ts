@@ -47,8 +47,10 @@ export async function renderTemplated(message: Message, request: TemplateRequest
   if (templates.message !== undefined) setText(message, 'message', render('message', templates.message));
   if (templates.title !== undefined) setText(message, 'title', render('title', templates.title));
   if (templates.priority !== undefined) {
+    // As ntfy, the rendered priority replaces any given one, also when it renders none.
     const priority = parsePriority(render('priority', templates.priority));
     if (priority !== 0) message.priority = priority;
+    else delete message.priority;
   }
   const limit = opts.messageSizeLimit;
   if (Buffer.byteLength(message.message ?? '') > limit || Buffer.byteLength(message.title ?? '') > limit) throw errors.templateResultTooLarge;
