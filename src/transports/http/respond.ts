@@ -80,28 +80,27 @@ export class Exchange {
     source.on('error', () => {
       if (!this.aborted) res.close();
     });
-    source.on('data', (chunk: Buffer) => {
-      if (this.aborted) return;
-      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      const offset = res.getWriteOffset();
+    /** Writes `bytes`; true when all of it went out (false: uWS keeps the rest until onWritable). */
+    const write = (bytes: Uint8Array): boolean => {
       let [ok, done] = [false, false];
       res.cork(() => ([ok, done] = res.tryEnd(bytes, total)));
       if (done) {
         this.aborted = true;
         source.destroy();
-      } else if (!ok) {
-        source.pause();
-        res.onWritable((at) => {
-          res.cork(() => ([ok, done] = res.tryEnd(bytes.subarray(at - offset), total)));
-          if (done) {
-            this.aborted = true;
-            source.destroy();
-          } else if (ok) {
-            source.resume();
-          }
-          return ok;
-        });
       }
+      return ok;
+    };
+    source.on('data', (chunk: Buffer) => {
+      if (this.aborted) return;
+      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const offset = res.getWriteOffset();
+      if (write(bytes) || this.aborted) return;
+      source.pause();
+      res.onWritable((at) => {
+        const ok = write(bytes.subarray(at - offset));
+        if (ok && !this.aborted) source.resume();
+        return ok;
+      });
     });
   }
 

@@ -22,15 +22,16 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   const expires = nowSeconds() + attachmentExpirySeconds;
   if (message.time > expires) throw errors.attachmentExpiryBeforeDelivery;
   const globalLimit = ctx.config.attachmentTotalSizeLimit;
-  const left = Math.min(attachmentFileSize, attachmentTotalSize - store.usage(visitor.key), globalLimit - store.total, visitor.bandwidthLeft(Date.now()));
-  const announced = Number(req.headers.get('content-length') ?? NaN);
-  if (left <= 0 || announced > left) throw errors.entityTooLargeAttachment; // before a byte is written
-  // Checked on every chunk against live totals, so uploads running at once cannot pass them together.
-  const allow = (bytes: number, size: number): boolean =>
+  // Whether `bytes` more fit an upload holding `size`, against live totals (uploads running at once see each other).
+  const fits = (bytes: number, size: number): boolean =>
     size + bytes <= attachmentFileSize &&
     store.usage(visitor.key) + bytes <= attachmentTotalSize &&
     store.total + bytes <= globalLimit &&
-    visitor.transfer(bytes, Date.now()); // spent as it flows, as ntfy's bandwidth limiter
+    visitor.bandwidthLeft(Date.now()) >= bytes;
+  const announced = Number(req.headers.get('content-length') ?? NaN);
+  if (!fits(Number.isNaN(announced) ? 1 : Math.max(1, announced), 0)) throw errors.entityTooLargeAttachment; // before a byte is written
+  // Bandwidth is spent as the bytes flow, as ntfy's bandwidth limiter.
+  const allow = (bytes: number, size: number): boolean => fits(bytes, size) && visitor.transfer(bytes, Date.now());
   const upload = store.create(message.id, visitor.key, allow);
   try {
     upload.write(head.bytes);
