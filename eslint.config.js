@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -14,4 +15,5 @@ export default tseslint.config(
     },
   },
   { files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'], rules: { 'no-console': 'off' } },
+  { files: ['tools/**/*.mjs'], languageOptions: { globals: globals.node } },
 );

@@ -10,7 +10,7 @@
 // jg → ja): still trimming SP, HTAB and control bytes, no longer UTF-8. The file is
 // patched only when its SHA-256 is the known original, and checked after.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -45,5 +45,7 @@ for (const [offset, from, to] of binary.edits) {
   bytes[offset] = to;
 }
 if (sha256(bytes) !== binary.patched) throw new Error('patch-uws: patched file has an unexpected checksum');
-writeFileSync(path, bytes);
+// A new file renamed over the old one: a running server keeps the file it has mapped.
+writeFileSync(`${path}.patched`, bytes);
+renameSync(`${path}.patched`, path);
 console.log('patch-uws: header values keep their UTF-8 bytes');

@@ -129,9 +129,9 @@ describe('publish — parameters', () => {
     }
   });
 
-  it('header names and query names are case-insensitive', async () => {
-    const { json } = await publish(`${s.url}/case?TITLE=q`, 'x', { 'x-PRIORITY': '2' });
-    assert.equal(json.title, 'q');
+  it('header names are case-insensitive, query names lower-case only (as ntfy)', async () => {
+    const { json } = await publish(`${s.url}/case?TITLE=q&t=lower`, 'x', { 'x-PRIORITY': '2' });
+    assert.equal(json.title, 'lower');
     assert.equal(json.priority, 2);
   });
 

@@ -31,9 +31,18 @@ describe('parameter table', () => {
     }
   });
 
-  it('headers win over the query; query names are case-insensitive; values are trimmed', () => {
+  it('headers win over the query; query names are lower-case only (as ntfy); values are trimmed', () => {
     assert.equal(param(request({ 'X-Title': ' header ' }, 'title=query'), 'title'), 'header');
-    assert.equal(param(request({}, 'TITLE=query'), 'title'), 'query');
+    assert.equal(param(request({}, 'TITLE=query&Title=query'), 'title'), '');
+    assert.equal(param(request({}, 'Title=upper&title=lower'), 'title'), 'lower');
+  });
+
+  it("RFC 9218's Priority header is skipped, other priority aliases still read", () => {
+    for (const hint of ['u=1', 'u=3, i', 'u=0,1', 'u=7,  i']) assert.equal(param(request({ Priority: hint }), 'priority'), '', hint);
+    assert.equal(param(request({ Priority: 'u=1, i', p: '4' }), 'priority'), '4');
+    assert.equal(param(request({ Priority: 'u=1' }, 'prio=min'), 'priority'), 'min');
+    assert.equal(param(request({ 'X-Priority': 'u=1' }), 'priority'), 'u=1'); // only the bare Priority header is a hint
+    assert.equal(param(request({ Priority: 'u=10' }), 'priority'), 'u=10');
   });
 
   it('an empty header falls through to the next alias and the query', () => {

@@ -40,6 +40,12 @@ export const paramAliases = {
 
 export type ParamName = keyof typeof paramAliases;
 
+/**
+ * RFC 9218's `Priority` header (`u=3`, `u=1, i`), which browsers, HTTP libraries and
+ * Cloudflare add, is a scheduling hint and no message priority: ntfy skips it and reads on.
+ */
+const httpPriorityHint = /^u=\d,\s*(i|\d)$|^u=\d$/;
+
 /** The parameter's trimmed value, or '' when absent. RFC 2047 encoded headers are decoded. */
 export function param(req: RequestInfo, name: ParamName): string {
   const aliases = paramAliases[name];
@@ -47,7 +53,7 @@ export function param(req: RequestInfo, name: ParamName): string {
     const value = req.headers.get(alias);
     if (value !== undefined) {
       const decoded = decodeHeaderValue(value).trim();
-      if (decoded !== '') return decoded;
+      if (decoded !== '' && !(alias === 'priority' && httpPriorityHint.test(decoded))) return decoded;
     }
   }
   for (const alias of aliases) {

@@ -10,7 +10,7 @@ export interface RequestInfo {
   path: string;
   /** Header names lower-case, as uWS gives them. */
   headers: ReadonlyMap<string, string>;
-  /** Query parameters by lower-case name: ntfy documents them lower-case, clients vary. */
+  /** Query parameters by name as sent; ntfy looks up only lower-case names (`?Title=` is no title). */
   query: ReadonlyMap<string, string>;
   remoteAddress: string;
 }
@@ -33,8 +33,7 @@ export function parseQuery(raw: string): Map<string, string> {
   const query = new Map<string, string>();
   if (raw === '') return query; // most publishes carry none: skip URLSearchParams
   for (const [name, value] of new URLSearchParams(raw)) {
-    const key = name.toLowerCase();
-    if (!query.has(key)) query.set(key, value);
+    if (!query.has(name)) query.set(name, value);
   }
   return query;
 }

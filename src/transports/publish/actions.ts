@@ -38,19 +38,19 @@ function fromJson(s: string): Draft[] {
     const draft: Draft = {};
     for (const field of stringFields) {
       const value = source[field];
-      if (value === undefined) continue;
+      if (value === undefined || value === null) continue; // null is absent, as Go decodes it
       if (typeof value !== 'string') throw invalid(`JSON error: '${field}' must be a string`);
       draft[field] = value;
     }
     for (const field of mapFields) {
       const value = source[field];
-      if (value === undefined) continue;
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
         throw invalid(`JSON error: '${field}' must be an object of strings`);
       }
       draft[field] = { ...(value as Record<string, string>) };
     }
-    if (source.clear !== undefined) {
+    if (source.clear !== undefined && source.clear !== null) {
       if (typeof source.clear !== 'boolean') throw invalid("JSON error: 'clear' must be a boolean");
       draft.clear = source.clear;
     }

@@ -4,11 +4,11 @@ import type { RequestInfo } from '../http/request.js';
 
 /** The publish-as-JSON body (spec "Publish-as-JSON body"; ntfy's publishMessage). */
 interface JsonPublish {
-  topic: string;
+  topic?: string;
   message?: string;
   title?: string;
   priority?: number;
-  tags?: string[];
+  tags?: (string | null)[];
   click?: string;
   icon?: string;
   actions?: object[];
@@ -26,13 +26,12 @@ interface JsonPublish {
 const str = { type: 'string' } as const;
 const validate = new Ajv({ allErrors: false }).compile<JsonPublish>({
   type: 'object',
-  required: ['topic'],
   properties: {
     topic: str,
     message: str,
     title: str,
     priority: { type: 'integer' },
-    tags: { type: 'array', items: str },
+    tags: { type: 'array', items: { type: ['string', 'null'] } },
     click: str,
     icon: str,
     actions: { type: 'array', items: { type: 'object' } },
@@ -77,7 +76,7 @@ export interface JsonPublishRequest {
 export function fromJsonBody(req: RequestInfo, raw: Buffer): JsonPublishRequest {
   let doc: unknown;
   try {
-    doc = JSON.parse(raw.toString('utf8'));
+    doc = withoutNulls(JSON.parse(raw.toString('utf8')));
   } catch {
     throw errors.jsonInvalid;
   }
@@ -91,13 +90,26 @@ export function fromJsonBody(req: RequestInfo, raw: Buffer): JsonPublishRequest 
     if (typeof value === 'string' && value !== '') headers.set(header, value);
   }
   if (doc.priority) headers.set('x-priority', String(doc.priority));
-  if (doc.tags?.length) headers.set('x-tags', doc.tags.join(','));
+  const tags = doc.tags?.filter((tag) => tag !== null) ?? [];
+  if (tags.length > 0) headers.set('x-tags', tags.join(','));
   if (doc.markdown) headers.set('x-markdown', 'yes');
   if (doc.actions?.length) headers.set('x-actions', JSON.stringify(doc.actions));
   headers.delete('x-message');
+  // No topic is an invalid topic (40009), as ntfy's topic check of the decoded body.
+  const topic = doc.topic ?? '';
   return {
-    topic: doc.topic,
-    req: { ...req, headers, path: `/${doc.topic}` },
+    topic,
+    req: { ...req, headers, path: `/${topic}` },
     body: Buffer.from(doc.message || 'triggered'),
   };
+}
+
+/**
+ * `null` is an absent field, as ntfy's Go decoder leaves it at its zero value: aiontfy
+ * (Home Assistant's client) sends every unset field as null, and a `null` body is an empty one.
+ */
+function withoutNulls(doc: unknown): unknown {
+  if (doc === null) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) return doc;
+  return Object.fromEntries(Object.entries(doc).filter(([, value]) => value !== null));
 }

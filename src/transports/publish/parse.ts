@@ -106,7 +106,8 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   } else if (bodyIs === 'template') {
     templated = template; // rendered by the handler, which sets the message
   } else if (message.message === undefined || message.message === '') {
-    message.message = text || 'triggered';
+    // A linked file with nothing else to say announces itself, as ntfy's handleBodyAsTextMessage.
+    message.message = text || (message.attachment ? `You received a file: ${message.attachment.name}` : 'triggered');
   }
   if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
   return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false), ...(upload && { upload }), ...(templated && { template: templated }) };
@@ -134,13 +135,16 @@ function linked(url: string, filename: string): Attachment {
   return { name: filename || nameFromUrl(url), url };
 }
 
+/** Go's path.Base of the URL's path, as ntfy names a linked file: the last segment, trailing slashes aside. */
 function nameFromUrl(url: string): string {
+  let path: string;
   try {
-    const base = new URL(url).pathname.split('/').pop() ?? '';
-    return base === '' ? 'attachment' : decodeURIComponent(base);
+    path = decodeURIComponent(new URL(url).pathname).replace(/\/+$/, '');
   } catch {
     return 'attachment';
   }
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base === '' || base === '.' ? 'attachment' : base;
 }
 
 /** Compared in whole seconds, as ntfy does, so "10s" is just long enough. */
@@ -164,6 +168,9 @@ function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; te
   // A templated publish reads a longer head (up to 32 KB of JSON): past the limit is too long for a message.
   const truncated = body.truncated || bytes.length > opts.sizeLimit;
   if (truncated && (opts.unifiedPush || message.attachment)) throw errors.attachmentsDisallowed;
+  // ntfy's peek of message-size-limit bytes reports "limit reached" when it filled up, so a
+  // body of exactly the limit is no message either.
+  const atLimit = truncated || bytes.length >= opts.sizeLimit;
   if (opts.unifiedPush) {
     if (isUtf8(bytes)) {
       message.message = bytes.toString('utf8'); // UnifiedPush payloads are passed on untrimmed
@@ -176,7 +183,7 @@ function readBody(message: Message, body: Body, opts: { unifiedPush: boolean; te
   if (!message.attachment) {
     if (opts.filename !== '') return 'upload';
     if (opts.template) return 'template';
-    if (truncated || !isUtf8(bytes)) return 'upload';
+    if (atLimit || !isUtf8(bytes)) return 'upload';
   }
   if (!isUtf8(bytes)) throw errors.messageNotUtf8;
   if (bytes.length > 0) message.message = bytes.toString('utf8').trim();

@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { fileTypeFromBuffer } from 'file-type';
+import { contentType } from 'mime-types';
+import { extname } from 'node:path';
 import { errors } from '../../model/errors.js';
 import { nowSeconds, type Message } from '../../model/message.js';
 import { TooLarge } from '../../store/attachment-store.js';
@@ -40,16 +42,23 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
     await upload.abort();
     throw err instanceof TooLarge ? errors.entityTooLargeAttachment : err;
   }
-  const { type, ext } = await sniff(head.bytes);
+  const { type, ext } = await sniff(head.bytes, name);
   const fileName = name || `attachment${ext}`;
   const stored = await upload.commit({ type, name: fileName, expires });
   message.attachment = { name: fileName, type, size: stored.size, expires, url: `${ctx.config.baseUrl}/file/${message.id}${ext}` };
   message.message ??= `You received a file: ${fileName}`;
 }
 
-/** The type from the first bytes (ntfy sniffs too): a known format, else text or bytes. */
-async function sniff(head: Buffer): Promise<{ type: string; ext: string }> {
+/**
+ * The file's type: an APK by its name, as ntfy (its bytes are a ZIP's); else a format
+ * its first bytes show; else the name's extension (`mime-types`); else text or bytes.
+ */
+async function sniff(head: Buffer, name: string): Promise<{ type: string; ext: string }> {
+  const ext = extname(name).toLowerCase();
+  if (ext === '.apk') return { type: 'application/vnd.android.package-archive', ext };
   const known = await fileTypeFromBuffer(head);
   if (known) return { type: known.mime, ext: `.${known.ext}` };
+  const byName = ext === '' ? false : contentType(ext);
+  if (byName) return { type: byName, ext };
   return isUtf8(head) ? { type: 'text/plain; charset=utf-8', ext: '.txt' } : { type: 'application/octet-stream', ext: '.bin' };
 }
