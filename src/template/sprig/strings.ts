@@ -2,6 +2,7 @@
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { sprintf } from '../printf.js';
 import { quote as goQuote } from '../quote.js';
+import { goDecode } from '../bytestring.js';
 import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
 import { checkLength, joinBounded } from '../bounds.js';
 import { parseInt10, strslice, strval } from './convert.js';
@@ -57,7 +58,7 @@ function byteSlice(s: string, lo: number, hi: number): string {
   const len = byteLen(s);
   if (hi > len) fail(`runtime error: slice bounds out of range [:${hi}] with length ${len}`);
   if (lo > hi) fail(`runtime error: slice bounds out of range [${lo}:${hi}]`);
-  return Buffer.from(s, 'utf8').subarray(lo, hi).toString();
+  return goDecode(Buffer.from(s, 'utf8').subarray(lo, hi));
 }
 
 function trunc(c: bigint, s: string): string {
