@@ -98,6 +98,34 @@ describe('templates — inline and files', () => {
   });
 });
 
+describe('templates — newlines and trimming', () => {
+  // ntfy's TestServer_MessageTemplate_Range: a range ending each line in a typed "\n" (backslash,
+  // n). ntfy 2.14+ trims the rendered result with strings.TrimSpace, so no trailing newline is
+  // left (ntfy 2.13 kept one).
+  const errors = JSON.stringify({ foo: 'bar', errors: [{ level: 'severe', url: 'https://severe1.com' }, { level: 'warning', url: 'https://warning.com' }, { level: 'severe', url: 'https://severe2.com' }] });
+  const range = 'Severe URLs:\\n{{range .errors}}{{if eq .level "severe"}}- {{.url}}\\n{{end}}{{end}}';
+
+  it('a typed \\n in the message header or parameter is a newline, and the result is trimmed', async () => {
+    const header = await send({}, errors, { 'X-Template': '1', 'X-Message': range });
+    const query = await send({ tpl: '1', m: range }, errors);
+    for (const res of [header, query]) assert.deepEqual([res.status, res.json.message], [200, 'Severe URLs:\n- https://severe1.com\n- https://severe2.com']);
+  });
+
+  it('in the title, and in the data, a typed \\n left in the output is a newline too', async () => {
+    const res = await send({}, JSON.stringify({ levels: ['severe', 'warning'], text: 'line 1\\nline 2' }), { 'X-Template': 'yes', 'X-Title': '{{ range .levels }}{{ . }}\\n{{ end }}', 'X-Message': '{{ .text }}' });
+    assert.deepEqual([res.json.title, res.json.message], ['severe\nwarning', 'line 1\nline 2']);
+  });
+
+  it('trims as Go\'s TrimSpace: U+0085 is space, a byte-order mark is not', async () => {
+    const res = await send({ tpl: '1', m: '{{ .s }}' }, JSON.stringify({ s: '\ufeffbar\u0085 ' }));
+    assert.equal(res.json.message, '\ufeffbar');
+    const bom = await send({ tpl: '1', m: '{{ .s }}' }, '\ufeff{"s":"x"}');
+    assert.deepEqual([bom.status, bom.json.code], [400, 40042], 'ntfy keeps the mark, and Go\'s JSON refuses it');
+    const nel = await send({ tpl: '1', m: '{{ .s }}' }, '{"s":"x"}\u0085');
+    assert.deepEqual([nel.status, nel.json.message], [200, 'x']);
+  });
+});
+
 describe('templates — errors', () => {
   const cases: [string, Record<string, string>, string, number, number][] = [
     ['template file not YAML of fields', { tpl: 'broken' }, '{}', 400, 40048],

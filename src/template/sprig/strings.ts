@@ -3,6 +3,7 @@ import { fail, fn, type GoFunc } from '../funcs.js';
 import { sprintf } from '../printf.js';
 import { quote as goQuote } from '../quote.js';
 import { goDecode } from '../bytestring.js';
+import { goTrimSpace } from '../space.js';
 import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
 import { checkLength, joinBounded } from '../bounds.js';
 import { parseInt10, strslice, strval } from './convert.js';
@@ -128,7 +129,7 @@ const indent = (n: bigint, s: string): string => {
 
 export const strings: Record<string, GoFunc> = {
   trunc: fn('int string', trunc),
-  trim: fn('string', (s: string) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '')),
+  trim: fn('string', goTrimSpace),
   upper: fn('string', upper),
   lower: fn('string', lower),
   title: fn('string', title),
