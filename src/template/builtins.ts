@@ -1,4 +1,5 @@
 /** Go's text/template builtin functions (text/template/funcs.go). */
+import { goDecode } from './bytestring.js';
 import { fail, fn, type GoFunc } from './funcs.js';
 import { formatV, sprint, sprintf, sprintln } from './printf.js';
 import { isPrint } from './quote.js';
@@ -113,7 +114,7 @@ function slice(item: unknown, ...indexes: unknown[]): unknown {
   const [lo = 0, hi = len] = idx;
   if (lo > hi) fail(`invalid slice index: ${lo} > ${hi}`);
   if (indexes.length === 3 && (idx[2] ?? 0) < hi) fail(`invalid slice index: ${hi} > ${idx[2]}`);
-  if (typeof item === 'string') return Buffer.from(item).subarray(lo, hi).toString();
+  if (typeof item === 'string') return goDecode(Buffer.from(item).subarray(lo, hi));
   const out = item.slice(lo, hi);
   const elem = elemOf(item);
   return elem === undefined ? out : typedArray(out, elem);

@@ -20,6 +20,7 @@ import { functions } from './functions.js';
 import { ParseFailure, parse } from './parser.js';
 
 export { TemplateError } from './errors.js';
+export { goTrimSpace } from './space.js';
 export type { TemplateErrorCode } from './errors.js';
 
 /** Output cap: ntfy's message limit is 4 KiB, titles are smaller; 64 KiB leaves room for attachments-as-text. */

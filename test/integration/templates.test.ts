@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { publish, type Json } from '../support/clients.js';
@@ -8,8 +8,8 @@ import { startTestServer, tempDir, type TestServer } from '../support/server.js'
 /**
  * Templated publishes (`Template:`/`tpl`): the built-in github, grafana and alertmanager
  * templates on real webhook payloads, inline templates, template-dir files and every error.
- * The expected titles and messages are what Go's text/template with Sprig renders from the
- * same template files and payloads (checked with a Go program; see tools/template-oracle).
+ * The expected titles and messages are what Go's text/template with ntfy's functions renders
+ * from the same template files and payloads (tools/template-oracle/webhooks).
  */
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/webhooks/${name}.json`, import.meta.url), 'utf8');
@@ -35,29 +35,39 @@ const sendTo = (server: () => TestServer) => (query: Record<string, string>, bod
 const send = sendTo(() => builtin);
 const sendCustom = sendTo(() => custom);
 
-// [template, fixture, title, message, priority]
-const builtins: [string, string, string, string, number | undefined][] = [
-  ['alertmanager', 'alertmanager-firing', "🚨 Firing: InstanceDown (2 alerts)", "🚨 InstanceDown on 10.0.0.5:9100 [critical]\nInstance is down\n10.0.0.5:9100 has been down for more than 5 minutes.\nSince 2024-05-01T12:00:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0\n\n🚨 InstanceDown on 10.0.0.6:9100 [critical]\nInstance is down\nSince 2024-05-01T12:01:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0", 5],
-  ['alertmanager', 'alertmanager-resolved', "✅ Resolved: InstanceDown", "✅ InstanceDown on 10.0.0.5:9100 [critical]\nInstance is down\nSince 2024-05-01T12:00:00.000Z, resolved 2024-05-01T12:20:00.000Z\nhttp://prometheus.local:9090/graph?g0.expr=up+%3D%3D+0", 3],
-  ['github', 'github-issue_comment', "💬 monalisa commented on #1347 Found a bug", "Me too\nhttps://github.com/octocat/Hello-World/issues/1347#issuecomment-1", undefined],
-  ['github', 'github-issues', "🐛 Issue opened: #1347 Found a bug", "octocat/Hello-World · by octocat\nI'm having a problem with this.\nhttps://github.com/octocat/Hello-World/issues/1347", undefined],
-  ['github', 'github-pull_request-merged', "🟣 Pull request merged: #1347 Amazing new feature", "octocat/Hello-World: new-topic → main by octocat\nhttps://github.com/octocat/Hello-World/pull/1347", undefined],
-  ['github', 'github-pull_request', "🔀 Pull request opened: #1347 Amazing new feature", "octocat/Hello-World: new-topic → main by octocat\nPlease pull these awesome changes in!\nhttps://github.com/octocat/Hello-World/pull/1347", undefined],
-  ['github', 'github-push', "🚀 monalisa pushed 2 commits to Hello-World/main", "a10867b Fix the flux capacitor (Mona Lisa)\n0d1a26e Update README (Octo Cat)\nhttps://github.com/octocat/Hello-World/compare/6113728f27ae...0d1a26e67d8f", undefined],
-  ['github', 'github-release', "📦 Release published: v1.0.0", "octocat/Hello-World v1.0.0\nDescription of the release\nhttps://github.com/octocat/Hello-World/releases/tag/v1.0.0", undefined],
-  ['github', 'github-star', "⭐ monalisa starred octocat/Hello-World", "octocat/Hello-World: My first repository on GitHub!\n⭐ 80 · 👀 80\nhttps://github.com/octocat/Hello-World", undefined],
-  ['github', 'github-watch', "👀 monalisa is watching octocat/Hello-World", "octocat/Hello-World: My first repository on GitHub!\n⭐ 80 · 👀 80\nhttps://github.com/octocat/Hello-World", undefined],
-  ['github', 'github-workflow_run', "❌ Build failure on main", "octocat/Hello-World · push by octocat\nUpdate README\nhttps://github.com/octocat/Hello-World/actions/runs/30433642", 4],
-  ['grafana', 'grafana-firing', "🔥 Firing: High CPU", "🔥 High CPU on web-1:9100 [critical]\nCPU above 90% for 5 minutes\nweb-1 is at 97% CPU.\nValues: [ var='A' labels={instance=web-1:9100} value=97.2 ], [ var='C' labels={instance=web-1:9100} value=1 ]\nhttp://grafana.local/d/abc123?viewPanel=2", 5],
-  ['grafana', 'grafana-resolved', "✅ Resolved: Disk full (2 alerts)", "✅ Disk full on db-1 [warning]\nDisk usage back under 80%\nhttp://grafana.local/alerting/grafana/d1/view\n\n✅ Disk full on db-2 [warning]\nhttp://grafana.local/alerting/grafana/d1/view", 3],
-];
+/**
+ * Go's rendering of the built-in templates on every fixture (tools/template-oracle/webhooks),
+ * which also rendered ntfy's built-ins: "same" where ntfy gives this title and message,
+ * "error: ..." where ntfy refuses the payload (Tocsin's own events, or an error for both).
+ */
+interface Expected {
+  fixture: string;
+  template: string;
+  title?: string;
+  message?: string;
+  priority?: number;
+  error?: string;
+  ntfy: string;
+}
+const expected = (JSON.parse(readFileSync(new URL('../../../test/fixtures/webhooks.expected.json', import.meta.url), 'utf8')) as { cases: Expected[] }).cases;
 
 describe('templates — built-in', () => {
-  for (const [template, name, title, message, priority] of builtins) {
-    it(`${template} renders ${name}`, async () => {
-      const { status, json } = await send({ tpl: template }, fixture(name));
+  it('every fixture has an expectation, and ntfy renders all but Tocsin\'s own events the same', () => {
+    const fixtures = readdirSync(new URL('../../../test/fixtures/webhooks/', import.meta.url)).map((f) => f.replace(/\.json$/, ''));
+    assert.deepEqual(expected.map((e) => e.fixture).sort(), fixtures.sort());
+    const ntfyRefuses = expected.filter((e) => e.ntfy !== 'same').map((e) => e.fixture);
+    assert.deepEqual(ntfyRefuses, ['alertmanager-unknown-status', 'github-push', 'github-release', 'github-star-deleted', 'github-workflow_run']);
+  });
+
+  for (const e of expected) {
+    it(`${e.template} renders ${e.fixture} (ntfy: ${e.ntfy === 'same' ? 'same' : 'refuses'})`, async () => {
+      const { status, json } = await send({ tpl: e.template }, fixture(e.fixture));
+      if (e.error !== undefined) {
+        assert.deepEqual([status, json.code], [400, 40045], JSON.stringify(json));
+        return;
+      }
       assert.equal(status, 200, JSON.stringify(json));
-      assert.deepEqual([json.title, json.message, json.priority], [title, message, priority]);
+      assert.deepEqual([json.title, json.message, json.priority], [e.title, e.message, e.priority]);
     });
   }
 });
@@ -85,6 +95,34 @@ describe('templates — inline and files', () => {
     assert.equal(replaced.json.priority, undefined, 'a file\'s priority replaces the parameter, also when it renders none (as ntfy)');
     const overridden = await sendCustom({ tpl: 'grafana', p: 'low' }, fixture('grafana-resolved'));
     assert.deepEqual([overridden.json.title, overridden.json.message, overridden.json.priority], ['Grafana says resolved', '2 alert(s)', 2], 'no priority in the file: the parameter stands');
+  });
+});
+
+describe('templates — newlines and trimming', () => {
+  // ntfy's TestServer_MessageTemplate_Range: a range ending each line in a typed "\n" (backslash,
+  // n). ntfy 2.14+ trims the rendered result with strings.TrimSpace, so no trailing newline is
+  // left (ntfy 2.13 kept one).
+  const errors = JSON.stringify({ foo: 'bar', errors: [{ level: 'severe', url: 'https://severe1.com' }, { level: 'warning', url: 'https://warning.com' }, { level: 'severe', url: 'https://severe2.com' }] });
+  const range = 'Severe URLs:\\n{{range .errors}}{{if eq .level "severe"}}- {{.url}}\\n{{end}}{{end}}';
+
+  it('a typed \\n in the message header or parameter is a newline, and the result is trimmed', async () => {
+    const header = await send({}, errors, { 'X-Template': '1', 'X-Message': range });
+    const query = await send({ tpl: '1', m: range }, errors);
+    for (const res of [header, query]) assert.deepEqual([res.status, res.json.message], [200, 'Severe URLs:\n- https://severe1.com\n- https://severe2.com']);
+  });
+
+  it('in the title, and in the data, a typed \\n left in the output is a newline too', async () => {
+    const res = await send({}, JSON.stringify({ levels: ['severe', 'warning'], text: 'line 1\\nline 2' }), { 'X-Template': 'yes', 'X-Title': '{{ range .levels }}{{ . }}\\n{{ end }}', 'X-Message': '{{ .text }}' });
+    assert.deepEqual([res.json.title, res.json.message], ['severe\nwarning', 'line 1\nline 2']);
+  });
+
+  it('trims as Go\'s TrimSpace: U+0085 is space, a byte-order mark is not', async () => {
+    const res = await send({ tpl: '1', m: '{{ .s }}' }, JSON.stringify({ s: '\ufeffbar\u0085 ' }));
+    assert.equal(res.json.message, '\ufeffbar');
+    const bom = await send({ tpl: '1', m: '{{ .s }}' }, '\ufeff{"s":"x"}');
+    assert.deepEqual([bom.status, bom.json.code], [400, 40042], 'ntfy keeps the mark, and Go\'s JSON refuses it');
+    const nel = await send({ tpl: '1', m: '{{ .s }}' }, '{"s":"x"}\u0085');
+    assert.deepEqual([nel.status, nel.json.message], [200, 'x']);
   });
 });
 

@@ -248,7 +248,10 @@ data = [
     ("{{ .a.b.c }}", {"a": {}}), ("{{ if .a.b }}y{{ else }}n{{ end }}", {"a": {"b": [0]}}), ("{{ index . \"key with space\" }}", {"key with space": "v"}),
     ("{{ index . \"a-b\" }}", {"a-b": 1}), ("{{ .emoji }} {{ len .emoji }} {{ upper .emoji }}", {"emoji": "🔔 ring"}),
     ("{{ printf \"%q\" .s }}", {"s": "tab\there \u0007 é 🔔"}), ("{{ printf \"%-6s|%6s|\" .s .s }}", {"s": "héé"}),
-    ("{{ trunc 2 .s }}", {"s": "éé"}), ("{{ printf \"%x\" .s }}", {"s": "é"}), ("{{ toJSON . }}", {"s": "é<>&\u2028", "n": 1.5e300, "z": -0.0}),
+    ("{{ trunc 2 .s }}", {"s": "éé"}),
+    # A character cut by a byte slice: Go writes U+FFFD per stray byte, not per cut character.
+    ("{{ trunc 2 .s }}", {"s": "🔥"}), ("{{ trim .s | quote }}", {"s": "\ufeff\u2003x\u0085 "}), ("{{ trunc -3 .s }}", {"s": "🔥"}), ("{{ trunc 5 .s }}", {"s": "é🔥"}),
+    ("{{ substr 1 3 .s }}", {"s": "a🔥b"}), ("{{ slice .s 0 2 }}", {"s": "€"}), ("{{ b64dec .s }}", {"s": "8J+U"}), ("{{ printf \"%x\" .s }}", {"s": "é"}), ("{{ toJSON . }}", {"s": "é<>&\u2028", "n": 1.5e300, "z": -0.0}),
     ("{{ toJSON . }}", {"n": 1e-7, "m": 123456789012, "k": 0.000001}), ("{{ .s | js }}", {"s": "</script>'\"\u0000"}),
     ("{{ .s | urlquery }}", {"s": "a+b c/d?e=f&g"}), ("{{ .s | html }}", {"s": "\u0000<>"}), ("{{ len . }}", {"a": 1, "b": 2}),
     ("{{ $x := . }}{{ range $x }}{{ . }}{{ end }}", [3, 2, 1]), ("{{ range $i, $v := . }}{{ $i }}{{ $v }}{{ end }}", {"x": [1], "y": {"z": 1}}),

@@ -5,6 +5,7 @@ go 1.22
 require (
 	github.com/Masterminds/sprig/v3 v3.3.0
 	golang.org/x/text v0.21.0
+	gopkg.in/yaml.v2 v2.3.0
 )
 
 require (

@@ -10,6 +10,8 @@ import (
 	"os"
 	"regexp"
 	"text/template"
+
+	"tocsin/tools/template-oracle/ntfysprig"
 )
 
 // disallowed mirrors ntfy's templateDisallowedRegex (server.go), plus block.
@@ -46,7 +48,7 @@ func render(c *testCase, fileData json.RawMessage) {
 			panic(err)
 		}
 	}
-	t, err := template.New("t").Funcs(ntfyFuncMap()).Parse(c.T)
+	t, err := template.New("t").Funcs(ntfysprig.FuncMap()).Parse(c.T)
 	if err != nil {
 		c.Err, c.Msg = "parse", err.Error()
 		return

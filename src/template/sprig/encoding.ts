@@ -1,5 +1,6 @@
 /** Sprig's encoding and checksum functions; decoding errors come back as the result text, as in Sprig. */
 import { createHash } from 'node:crypto';
+import { goDecode } from '../bytestring.js';
 import { fn, type GoFunc } from '../funcs.js';
 
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -43,7 +44,7 @@ function decode(s: string, alphabet: string, block: number, bitsPer: number, kin
     bits >>= BigInt(data.length * bitsPer - nbytes * 8);
     for (let j = nbytes - 1; j >= 0; j--) out.push(Number((bits >> BigInt(j * 8)) & 255n));
   }
-  return Buffer.from(out).toString('utf8');
+  return goDecode(Buffer.from(out));
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -2,6 +2,8 @@
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { sprintf } from '../printf.js';
 import { quote as goQuote } from '../quote.js';
+import { goDecode } from '../bytestring.js';
+import { goTrimSpace } from '../space.js';
 import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
 import { checkLength, joinBounded } from '../bounds.js';
 import { parseInt10, strslice, strval } from './convert.js';
@@ -57,7 +59,7 @@ function byteSlice(s: string, lo: number, hi: number): string {
   const len = byteLen(s);
   if (hi > len) fail(`runtime error: slice bounds out of range [:${hi}] with length ${len}`);
   if (lo > hi) fail(`runtime error: slice bounds out of range [${lo}:${hi}]`);
-  return Buffer.from(s, 'utf8').subarray(lo, hi).toString();
+  return goDecode(Buffer.from(s, 'utf8').subarray(lo, hi));
 }
 
 function trunc(c: bigint, s: string): string {
@@ -127,7 +129,7 @@ const indent = (n: bigint, s: string): string => {
 
 export const strings: Record<string, GoFunc> = {
   trunc: fn('int string', trunc),
-  trim: fn('string', (s: string) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '')),
+  trim: fn('string', goTrimSpace),
   upper: fn('string', upper),
   lower: fn('string', lower),
   title: fn('string', title),

@@ -6,7 +6,7 @@ import { errors } from '../../model/errors.js';
 import type { Message } from '../../model/message.js';
 import { parsePriority } from '../../model/priority.js';
 import { compileCached } from '../../template/cache.js';
-import { TemplateError } from '../../template/index.js';
+import { TemplateError, goTrimSpace } from '../../template/index.js';
 import type { Body } from '../http/body.js';
 import type { TemplateRequest } from './parse.js';
 
@@ -36,7 +36,7 @@ interface TemplateFile {
  */
 export async function renderTemplated(message: Message, request: TemplateRequest, body: Body, opts: { templateDir: string; messageSizeLimit: number }): Promise<void> {
   if (body.truncated) throw errors.entityTooLargeJsonBody;
-  const source = body.bytes.toString('utf8').trim();
+  const source = goTrimSpace(body.bytes.toString('utf8')); // Go's TrimSpace: a leading byte-order mark stays, so the JSON is invalid (40042)
   const templates = request.name === undefined ? inline(request) : await templateFile(opts.templateDir, request.name);
   const label = request.name ?? 'inline';
   let data: unknown;
@@ -127,11 +127,16 @@ function parseJson(source: string): unknown {
   }
 }
 
-/** One template, compiled once per text; "\n" left in the output becomes a newline and the result is trimmed, as ntfy. */
+/**
+ * One template, compiled once per text. As ntfy 2.14+ (renderTemplate): "\n" left in the
+ * output (typed outside the actions, or in the data) becomes a newline, and the result is
+ * trimmed with Go's TrimSpace, so a range ending each line in "\n" leaves no trailing newline
+ * (ntfy 2.13 kept it).
+ */
 function renderOne(name: string, text: string, data: unknown): string {
   if (Buffer.byteLength(text) > maxTemplateBytes) throw errors.templateTooLarge;
   try {
-    return compileCached(text, name).render(data, { maxOutput: maxOutputBytes, timeoutMs }).replaceAll('\\n', '\n').trim();
+    return goTrimSpace(compileCached(text, name).render(data, { maxOutput: maxOutputBytes, timeoutMs }).replaceAll('\\n', '\n'));
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
     if (err.code === 'parse') throw errors.templateInvalid.wrap(err.message);

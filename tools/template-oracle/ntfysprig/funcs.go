@@ -1,4 +1,4 @@
-package main
+package ntfysprig
 
 import (
 	"fmt"
@@ -40,7 +40,8 @@ const (
 	stringLengthLimit  = 100_000
 )
 
-func ntfyFuncMap() template.FuncMap {
+// FuncMap is ntfy's template function map, re-created on Masterminds Sprig.
+func FuncMap() template.FuncMap {
 	src := sprig.TxtFuncMap()
 	m := template.FuncMap{}
 	for _, n := range ntfyNames {
