@@ -15,7 +15,7 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
   const params = parseSubscribe(req);
   const admitted = await admit(ctx, req, topics, 'read');
   const { visitor } = admitted;
-  ctx.topics.admit(topics);
+  ctx.topics.admitSubscription(topics);
   await billSubscriber(ctx, topics, admitted);
   if (params.poll) return poll(ctx, format, ex, await openBilled(ctx, visitor, topics, params));
   visitor.subscribe(); // 42903 past visitor-subscription-limit

@@ -66,7 +66,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const params = parseSubscribe(info);
         const accept = ({ visitor }: { visitor: Visitor }, opened?: Opened): void => {
           if (ex.aborted) return opened?.cancel();
-          ctx.topics.admit(topics);
+          ctx.topics.admitSubscription(topics);
           if (!params.poll) visitor.subscribe();
           const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0, opened };
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
