@@ -203,6 +203,33 @@ describe('admin API', () => {
   });
 });
 
+describe('admin API — the anonymous user', () => {
+  it('GET /v1/users lists `*` last, role anonymous, with everyone\'s entries; PUT/DELETE /v1/users/access change them', async () => {
+    const t = await startTestServer({
+      'auth-file': join(tempDir(), 'auth.db'),
+      'auth-users': [`zed:${hash}:admin`, `ben:${hash}:user`],
+      'auth-access': ['ben:ops:rw'],
+    });
+    after(() => t.server.close());
+    const admin = async (method: string, path: string, body?: unknown): Promise<[number, unknown]> => {
+      const res = await fetch(`${t.url}${path}`, { method, headers: { Authorization: basic('zed') }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      return [res.status, await res.json()];
+    };
+    const ben = { username: 'ben', role: 'user', grants: [{ topic: 'ops', permission: 'read-write' }] };
+    assert.deepEqual(await admin('GET', '/v1/users'), [200, [{ username: 'zed', role: 'admin' }, ben, { username: '*', role: 'anonymous' }]], 'no grants: none listed');
+    assert.deepEqual(await admin('PUT', '/v1/users/access', { username: '*', topic: 'announce*', permission: 'ro' }), [200, { success: true }]);
+    assert.deepEqual(await admin('PUT', '/v1/users/access', { username: '*', topic: 'up*', permission: 'wo' }), [200, { success: true }]);
+    const anonymous = { username: '*', role: 'anonymous', grants: [{ topic: 'announce*', permission: 'read-only' }, { topic: 'up*', permission: 'write-only' }] };
+    assert.deepEqual(await admin('GET', '/v1/users'), [200, [{ username: 'zed', role: 'admin' }, ben, anonymous]]);
+    assert.equal((await fetch(`${t.url}/announce-x/json?poll=1`)).status, 200, 'the entry applies to anonymous visitors');
+    assert.deepEqual(await admin('DELETE', '/v1/users/access', { username: '*', topic: 'up*' }), [200, { success: true }]);
+    const [, after1] = await admin('GET', '/v1/users');
+    assert.deepEqual((after1 as Json[])[2], { username: '*', role: 'anonymous', grants: [{ topic: 'announce*', permission: 'read-only' }] });
+    const [status, refused] = await admin('DELETE', '/v1/users', { username: '*' });
+    assert.deepEqual([status, (refused as Json).code], [401, 40101], 'only regular users can be removed, as ntfy');
+  });
+});
+
 describe('web app config', () => {
   it('GET /v1/config and /config.js tell the web app which account features exist', async () => {
     const [status, config] = await call('GET', '/v1/config');
