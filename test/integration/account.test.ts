@@ -147,6 +147,24 @@ describe('account API — tokens, settings, subscriptions', () => {
   });
 });
 
+describe('account API — token limit', () => {
+  it('70 logins leave the 60 newest tokens (ntfy\'s tokenMaxCount); the oldest stop working', async () => {
+    await call('POST', '/v1/users', basic('admin'), { username: 'many', password: 'pw' });
+    const tokens: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      const [status, token] = await call('POST', '/v1/account/token', basic('many', 'pw'), { label: `login ${i}` });
+      assert.equal(status, 200);
+      tokens.push(token.token as string);
+    }
+    const [, me] = await call('GET', '/v1/account', basic('many', 'pw'));
+    const listed = (me.tokens as Json[]).map((t) => t.token as string);
+    assert.equal(listed.length, 60);
+    assert.deepEqual(new Set(listed), new Set(tokens.slice(10)), 'logins of the same second: the earlier ones went');
+    assert.deepEqual(await code(call('GET', '/v1/account', `Bearer ${tokens[0] as string}`)), [401, 40101]);
+    assert.equal((await call('GET', '/v1/account', `Bearer ${tokens[69] as string}`))[0], 200);
+  });
+});
+
 describe('account API — reservations', () => {
   it('a user on a tier reserves topics up to the tier\'s limit; others get the chosen access', async () => {
     await call('POST', '/v1/account', undefined, { username: 'erin', password: 'pw' });
