@@ -20,7 +20,9 @@ const unifiedPushTopic = /^up[-_A-Za-z0-9]{12}$/;
  * subscriber's bucket. Without an auth-file every topic is open and no credentials are read.
  */
 export async function admit(ctx: ServerContext, req: RequestInfo, topics: readonly string[], want: keyof Permission): Promise<Admitted> {
+  req.seen.topics = topics;
   const user = ctx.access ? await ctx.access.authenticate(credentials(req), clientAddressOf(ctx, req)) : undefined;
+  req.seen.user = user?.name;
   const own = visitorOf(ctx, req, user);
   const visitor = (want === 'write' && topics.length === 1 && ctx.visitors.payer(topics[0] as string, Date.now())) || own;
   charge(own, visitor);

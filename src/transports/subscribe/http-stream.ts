@@ -12,8 +12,8 @@ import { parseSubscribe } from './params.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
+  const admitted = await admit(ctx, req, topics, 'read'); // before the parameters, as ntfy's middleware
   const params = parseSubscribe(req);
-  const admitted = await admit(ctx, req, topics, 'read');
   const { visitor } = admitted;
   ctx.topics.admitSubscription(topics);
   await billSubscriber(ctx, topics, admitted);

@@ -55,8 +55,8 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
     idleTimeout: Math.min(960, Math.ceil(ctx.config.keepaliveIntervalMs / 1000) + pongWaitSeconds),
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
-      const ex = new Exchange(res);
       const info = snapshot(req, res);
+      const ex = new Exchange(res, (e, cause) => ctx.rejections.record(info, e, cause));
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
