@@ -27,6 +27,13 @@ export class LogCapture {
     return this.arrivals.until(done, timeoutMs);
   }
 
+  /** Waits for a record matching `match` among those from index `from` on. */
+  async after(from: number, match: (r: Json) => boolean, timeoutMs = 5000): Promise<Json> {
+    const found = (): Json | undefined => this.records.slice(from).find(match);
+    await this.arrivals.until(() => found() !== undefined, timeoutMs);
+    return found() as Json;
+  }
+
   /** Waits until a record matching `match` arrives (or has), answering the first. */
   async next(match: (r: Json) => boolean, timeoutMs = 5000): Promise<Json> {
     await this.arrivals.until(() => this.records.some(match), timeoutMs);
