@@ -11,7 +11,6 @@ import type { AuthStore } from './store/auth-store.js';
 import { SqliteAuthStore } from './store/sqlite/auth-store.js';
 import { AttachmentFiles } from './store/files/attachment-files.js';
 import { Visitors } from './visitors/visitors.js';
-import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { TopicHub } from './streams/hub.js';
@@ -20,6 +19,8 @@ import { Scheduler } from './streams/scheduler.js';
 import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
 import type { ServerContext } from './transports/context.js';
+import { clientAddressOf } from './transports/admit.js';
+import { RejectionLog } from './transports/http/rejections.js';
 import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
 import { uws, type us_listen_socket } from './transports/http/uws.js';
@@ -73,12 +74,16 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       for (const sink of sinks) sink.push(event);
     }),
     connections: new Set(),
+    rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
   };
 
   const app = uws.App();
   registerWebSocket(app, ctx);
-  app.any('/*', (res, req) => dispatch(ctx, new Exchange(res), snapshot(req, res)));
+  app.any('/*', (res, req) => {
+    const info = snapshot(req, res);
+    dispatch(ctx, new Exchange(res, (e, cause) => ctx.rejections.record(info, e, cause)), info);
+  });
   const listenSocket = await listen(app, config.listenHttp.host, config.listenHttp.port);
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
@@ -134,10 +139,9 @@ function listen(app: ReturnType<typeof uws.App>, host: string, port: number): Pr
 }
 
 function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snapshot>): void {
+  // Answered errors are logged by the Exchange (ctx.rejections), rate-limited.
   const fail = (err: unknown): void => {
     if (ex.aborted) ctx.log.debug({ err, method: req.method, path: req.path }, 'client went away');
-    else if (!(err instanceof HttpError)) ctx.log.error({ err, method: req.method, path: req.path }, 'request failed');
-    else ctx.log.debug({ code: err.code, method: req.method, path: req.path }, err.error);
     ex.error(err);
   };
   const route = findRoute(req.method, req.path);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { canonicalKey, envNames, settings, type Config, type Setting, type SettingKey } from './schema.js';
+import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey } from './schema.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -156,7 +156,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     messageDelayLimitMs: duration('message-delay-limit'),
     messageDelayMinMs: duration('message-delay-min'),
     globalTopicLimit: v['global-topic-limit'] as number,
-    disallowedTopics: v['disallowed-topics'] as string[],
+    disallowedTopics: [...new Set([...(v['disallowed-topics'] as string[]), ...reservedTopics])],
     behindProxy: v['behind-proxy'] as boolean,
     proxyForwardedHeader: str('proxy-forwarded-header'),
     proxyTrustedHosts: v['proxy-trusted-hosts'] as string[],

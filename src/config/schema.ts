@@ -34,8 +34,8 @@ export const settings = {
   'global-topic-limit': { kind: 'int', default: 15000, doc: 'Most topics the server holds at once' },
   'disallowed-topics': {
     kind: 'list',
-    default: ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'],
-    doc: 'Topic names that cannot be used because the web app and API use those paths',
+    default: [],
+    doc: 'Topic names refused besides the reserved ones (docs, static, file, app, metrics, account, settings, signup, login, v1), which are always refused',
   },
   'behind-proxy': { kind: 'bool', default: false, doc: 'Take the visitor address from proxy-forwarded-header' },
   'proxy-forwarded-header': { kind: 'string', default: 'X-Forwarded-For', doc: 'Header carrying the client address behind a proxy' },
@@ -59,7 +59,7 @@ export const settings = {
   'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
   'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
   'visitor-request-limit-exempt-hosts': { kind: 'list', default: [], doc: 'Addresses or networks never rate-limited, e.g. 10.0.0.0/8' },
-  'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903' },
+  'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903; a poll=1 counts while it runs' },
   'visitor-subscriber-rate-limiting': {
     kind: 'bool',
     default: false,
@@ -89,6 +89,14 @@ export const settings = {
 
 export type SettingKey = keyof typeof settings;
 
+/**
+ * Topic names always refused, whatever disallowed-topics says: they are the paths of the
+ * web app and the API (ntfy's DefaultDisallowedTopics, server/config.go, which
+ * cmd/serve.go appends to the configured names). ntfy's web app and Android app hold the
+ * same list, so a topic named here could not be opened there either.
+ */
+export const reservedTopics: readonly string[] = ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'];
+
 /** A token bucket: `burst` at once, then one more every `replenishMs`. */
 export interface RateLimit {
   burst: number;
@@ -110,6 +118,7 @@ export interface Config {
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
   globalTopicLimit: number;
+  /** The configured names, then the reserved ones (as ntfy orders them). */
   disallowedTopics: readonly string[];
   behindProxy: boolean;
   proxyForwardedHeader: string;

@@ -94,3 +94,9 @@ export function newToken(): string {
 
 /** A token as ntfy makes them. */
 export const tokenPattern = /^tk_[a-z0-9]{29}$/;
+
+/**
+ * Tokens a user keeps at most (ntfy's tokenMaxCount, user/manager.go): each web login
+ * makes one, so a browser that never logs out would otherwise grow the table forever.
+ */
+export const tokenMaxCount = 60;

@@ -65,6 +65,11 @@ export interface AuthStore {
   /** Reserves `topic`: read-write for the owner and `everyone` for everyone, in one transaction. */
   addReservation(username: string, topic: string, everyone: Permission): Promise<void>;
   removeReservations(username: string, topics: readonly string[]): Promise<void>;
+  /**
+   * Adds a token and, in the same transaction, keeps the user at `tokenMaxCount`: the
+   * tokens that expire first go (ntfy's CreateToken). The new token, never-expiring and
+   * provisioned ones are kept before any other; among equal expiries the older goes.
+   */
   addToken(username: string, token: Token): Promise<void>;
   tokens(username: string): Promise<Token[]>;
   /** Changes what is given; undefined when the user has no such token. */

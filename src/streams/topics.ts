@@ -28,6 +28,19 @@ export class TopicRegistry {
     for (const topic of topics) this.known.set(topic, now);
   }
 
+  /**
+   * `admit` for a subscription: there a disallowed name is 40009, as ntfy's
+   * topicsFromPath reports it (a publish says 40010). The topic limit stays 42904, which
+   * says what went wrong (ntfy reports it as 40009 too).
+   */
+  admitSubscription(topics: readonly string[]): void {
+    try {
+      this.admit(topics);
+    } catch (err) {
+      throw err === errors.topicDisallowed ? errors.topicInvalid : err;
+    }
+  }
+
   /** Forgets topics without subscribers that were last used before `cutoff` (ms). */
   prune(isLive: (topic: string) => boolean, cutoff: number): void {
     for (const [topic, lastUsed] of this.known) if (lastUsed < cutoff && !isLive(topic)) this.known.delete(topic);

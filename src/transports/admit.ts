@@ -1,5 +1,5 @@
 import type { Permission, User } from '../model/access.js';
-import type { Visitor } from '../visitors/visitors.js';
+import { userKeyPrefix, type Visitor } from '../visitors/visitors.js';
 import type { ServerContext } from './context.js';
 import { credentials } from './http/credentials.js';
 import type { RequestInfo } from './http/request.js';
@@ -20,7 +20,9 @@ const unifiedPushTopic = /^up[-_A-Za-z0-9]{12}$/;
  * subscriber's bucket. Without an auth-file every topic is open and no credentials are read.
  */
 export async function admit(ctx: ServerContext, req: RequestInfo, topics: readonly string[], want: keyof Permission): Promise<Admitted> {
+  req.seen.topics = topics;
   const user = ctx.access ? await ctx.access.authenticate(credentials(req), clientAddressOf(ctx, req)) : undefined;
+  req.seen.user = user?.name;
   const own = visitorOf(ctx, req, user);
   const visitor = (want === 'write' && topics.length === 1 && ctx.visitors.payer(topics[0] as string, Date.now())) || own;
   charge(own, visitor);
@@ -51,6 +53,16 @@ export async function billSubscriber(ctx: ServerContext, topics: readonly string
 /** The visitor a request is, without charging it (the account API reports on it). */
 export function visitorOf(ctx: ServerContext, req: RequestInfo, user: User | undefined): Visitor {
   return ctx.visitors.of(req.remoteAddress, forwarded(ctx, req), user);
+}
+
+/**
+ * Whose attachments an upload counts among (visitor-attachment-total-size-limit, the
+ * `attachment_total_size` of GET /v1/account): a logged-in user's own, wherever they
+ * upload from; an anonymous visitor's, its address. ntfy's visitor.Info sums
+ * AttachmentBytesUsedByUser or, without a user, AttachmentBytesUsedBySender.
+ */
+export function attachmentOwner(user: User | undefined, visitor: Visitor): string {
+  return user ? `${userKeyPrefix}${user.name}` : visitor.key;
 }
 
 /** The client's address, through a trusted proxy when behind-proxy is set. */

@@ -8,6 +8,7 @@ import type { Publisher } from '../streams/publisher.js';
 import type { Stats } from '../streams/stats.js';
 import type { TopicRegistry } from '../streams/topics.js';
 import type { Visitors } from '../visitors/visitors.js';
+import type { RejectionLog } from './http/rejections.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { HttpSink } from './subscribe/http-sink.js';
@@ -35,6 +36,8 @@ export interface ServerContext {
   fanout: FanoutGroups<HttpSink>;
   /** Open subscriber connections, each with the function that ends it at shutdown. */
   connections: Set<() => void>;
+  /** The log of refused requests (rate-limited), told by every Exchange. */
+  rejections: RejectionLog;
   /** Subscribers dropped for not reading (slow-consumer policy). */
   counters: { slowSubscribersDropped: number };
 }

@@ -1,5 +1,5 @@
 import { errors } from '../model/errors.js';
-import { enter } from './admit.js';
+import { enter, visitorOf } from './admit.js';
 import { userKeyPrefix, type Visitor } from '../visitors/visitors.js';
 import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
@@ -28,17 +28,22 @@ export async function handleFile(ctx: ServerContext, ex: Exchange, req: RequestI
   const length = Math.max(0, end - start + 1);
   if (range) headers.push(['Content-Range', `bytes ${start}-${end}/${file.size}`]);
   const sending = req.method === 'HEAD' ? 0 : length;
-  if (sending > 0 && !(await uploader(ctx, file.owner)).transfer(sending, Date.now())) throw errors.bandwidthLimit;
+  if (sending > 0 && !(await uploader(ctx, req, file.owner)).transfer(sending, Date.now())) throw errors.bandwidthLimit;
   if (ex.aborted) return;
   const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
   ex.stream(range ? 206 : 200, headers, length, body);
 }
 
-/** The visitor a file's owner key names: a user (with their tier's limits) or an address. */
-async function uploader(ctx: ServerContext, owner: string): Promise<Visitor> {
-  const name = owner.startsWith(userKeyPrefix) ? owner.slice(userKeyPrefix.length) : undefined;
-  const user = name !== undefined ? await ctx.access?.store.user(name) : undefined;
-  return ctx.visitors.owner(owner, user);
+/**
+ * The visitor a download is billed to (ntfy's handleFile): an address owner's own visitor;
+ * for a user's file, the user's visitor — their tier's wherever they are, or without a
+ * tier the downloader's address with the user (ntfy's `s.visitor(v.IP(), u)`); the
+ * downloader when the user is gone.
+ */
+async function uploader(ctx: ServerContext, req: RequestInfo, owner: string): Promise<Visitor> {
+  if (!owner.startsWith(userKeyPrefix)) return ctx.visitors.owner(owner, undefined);
+  const user = await ctx.access?.store.user(owner.slice(userKeyPrefix.length));
+  return visitorOf(ctx, req, user);
 }
 
 /** One range of a `Range` header; undefined for none (or one this server ignores, as HTTP allows). */

@@ -21,7 +21,7 @@ describe('config', () => {
     assert.equal(config.messageSizeLimit, 4096);
     assert.equal(config.messageDelayLimitMs, 3 * 24 * 3600 * 1000);
     assert.equal(config.globalTopicLimit, 15000);
-    assert.ok(config.disallowedTopics.includes('v1'));
+    assert.deepEqual(config.disallowedTopics, ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1']);
     assert.equal(config.cacheFile, '');
   });
 
@@ -40,7 +40,7 @@ describe('config', () => {
     const { config } = loadConfig({ file, env, flags: { 'keepalive-interval': '30s' } });
     assert.equal(config.keepaliveIntervalMs, 30_000);
     assert.equal(config.globalTopicLimit, 7);
-    assert.deepEqual(config.disallowedTopics, ['a', 'b']);
+    assert.deepEqual(config.disallowedTopics, ['a', 'b', 'docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'], 'added to the reserved names');
   });
 
   it('a bad value stops loading with a message naming the key and the value', () => {

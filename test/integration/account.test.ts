@@ -147,6 +147,24 @@ describe('account API — tokens, settings, subscriptions', () => {
   });
 });
 
+describe('account API — token limit', () => {
+  it('70 logins leave the 60 newest tokens (ntfy\'s tokenMaxCount); the oldest stop working', async () => {
+    await call('POST', '/v1/users', basic('admin'), { username: 'many', password: 'pw' });
+    const tokens: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      const [status, token] = await call('POST', '/v1/account/token', basic('many', 'pw'), { label: `login ${i}` });
+      assert.equal(status, 200);
+      tokens.push(token.token as string);
+    }
+    const [, me] = await call('GET', '/v1/account', basic('many', 'pw'));
+    const listed = (me.tokens as Json[]).map((t) => t.token as string);
+    assert.equal(listed.length, 60);
+    assert.deepEqual(new Set(listed), new Set(tokens.slice(10)), 'logins of the same second: the earlier ones went');
+    assert.deepEqual(await code(call('GET', '/v1/account', `Bearer ${tokens[0] as string}`)), [401, 40101]);
+    assert.equal((await call('GET', '/v1/account', `Bearer ${tokens[69] as string}`))[0], 200);
+  });
+});
+
 describe('account API — reservations', () => {
   it('a user on a tier reserves topics up to the tier\'s limit; others get the chosen access', async () => {
     await call('POST', '/v1/account', undefined, { username: 'erin', password: 'pw' });
@@ -200,6 +218,33 @@ describe('admin API', () => {
     assert.deepEqual(await code(call('DELETE', '/v1/users', basic('admin'), { username: 'ghost' })), [400, 40031]);
     assert.deepEqual(await call('DELETE', '/v1/users', basic('admin'), { username: 'fred' }), [200, { success: true }]);
     assert.deepEqual(await code(call('GET', '/v1/account', basic('fred', 'changed'))), [401, 40101]);
+  });
+});
+
+describe('admin API — the anonymous user', () => {
+  it('GET /v1/users lists `*` last, role anonymous, with everyone\'s entries; PUT/DELETE /v1/users/access change them', async () => {
+    const t = await startTestServer({
+      'auth-file': join(tempDir(), 'auth.db'),
+      'auth-users': [`zed:${hash}:admin`, `ben:${hash}:user`],
+      'auth-access': ['ben:ops:rw'],
+    });
+    after(() => t.server.close());
+    const admin = async (method: string, path: string, body?: unknown): Promise<[number, unknown]> => {
+      const res = await fetch(`${t.url}${path}`, { method, headers: { Authorization: basic('zed') }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      return [res.status, await res.json()];
+    };
+    const ben = { username: 'ben', role: 'user', grants: [{ topic: 'ops', permission: 'read-write' }] };
+    assert.deepEqual(await admin('GET', '/v1/users'), [200, [{ username: 'zed', role: 'admin' }, ben, { username: '*', role: 'anonymous' }]], 'no grants: none listed');
+    assert.deepEqual(await admin('PUT', '/v1/users/access', { username: '*', topic: 'announce*', permission: 'ro' }), [200, { success: true }]);
+    assert.deepEqual(await admin('PUT', '/v1/users/access', { username: '*', topic: 'up*', permission: 'wo' }), [200, { success: true }]);
+    const anonymous = { username: '*', role: 'anonymous', grants: [{ topic: 'announce*', permission: 'read-only' }, { topic: 'up*', permission: 'write-only' }] };
+    assert.deepEqual(await admin('GET', '/v1/users'), [200, [{ username: 'zed', role: 'admin' }, ben, anonymous]]);
+    assert.equal((await fetch(`${t.url}/announce-x/json?poll=1`)).status, 200, 'the entry applies to anonymous visitors');
+    assert.deepEqual(await admin('DELETE', '/v1/users/access', { username: '*', topic: 'up*' }), [200, { success: true }]);
+    const [, after1] = await admin('GET', '/v1/users');
+    assert.deepEqual((after1 as Json[])[2], { username: '*', role: 'anonymous', grants: [{ topic: 'announce*', permission: 'read-only' }] });
+    const [status, refused] = await admin('DELETE', '/v1/users', { username: '*' });
+    assert.deepEqual([status, (refused as Json).code], [401, 40101], 'only regular users can be removed, as ntfy');
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { publish, type Json } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -98,9 +99,33 @@ describe('bad input — publish', () => {
 });
 
 describe('bad input — topics and paths', () => {
-  it('a disallowed topic → 40010', async () => {
+  it('a reserved topic → 40010 to publish, 40009 to subscribe (ntfy\'s topicsFromPath), in every format', async () => {
     await expectError(post('/docs', 'x'), 400, 40010);
-    await expectError(fetch(`${s.url}/ok,v1/json?poll=1`), 400, 40010);
+    await expectError(post('/v1', 'x'), 400, 40010);
+    await expectError(post('/', JSON.stringify({ topic: 'account', message: 'x' })), 400, 40010);
+    await expectError(fetch(`${s.url}/ok,v1/json?poll=1`), 400, 40009);
+    for (const format of ['json', 'sse', 'raw']) await expectError(fetch(`${s.url}/v1/${format}`), 400, 40009);
+    const refused = await new Promise<Json>((resolve, reject) => {
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}/static/ws`);
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(JSON.parse(body) as Json));
+      });
+      ws.on('open', () => reject(new Error('upgraded')));
+    });
+    assert.equal(refused.code, 40009);
+  });
+
+  it('configured disallowed-topics are refused on top of the reserved names, and /v1/config lists them all', async () => {
+    const t = await startTestServer({ 'disallowed-topics': ['secret', 'docs'] });
+    after(() => t.server.close());
+    const config = (await (await fetch(`${t.url}/v1/config`)).json()) as Json;
+    assert.deepEqual(config.disallowed_topics, ['secret', 'docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1']);
+    await expectError(fetch(`${t.url}/secret`, { method: 'POST', body: 'x' }), 400, 40010);
+    await expectError(fetch(`${t.url}/login`, { method: 'POST', body: 'x' }), 400, 40010);
+    await expectError(fetch(`${t.url}/secret/json?poll=1`), 400, 40009);
+    assert.equal((await fetch(`${t.url}/secrets`, { method: 'POST', body: 'x' })).status, 200, 'only whole names');
   });
 
   it('a topic name with bad characters or over 64 characters → 40401', async () => {

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { LineStream, type Json } from '../support/clients.js';
+import { LineStream, WsStream, type Json } from '../support/clients.js';
+import { LogCapture } from '../support/log.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Visitor limits with small configured values, against a real server (every request comes from 127.0.0.1). */
 
-async function server(settings: Record<string, unknown>): Promise<TestServer> {
-  const s = await startTestServer(settings);
+async function server(settings: Record<string, unknown>, log?: LogCapture): Promise<TestServer> {
+  const s = await startTestServer(settings, log?.logger);
   after(() => s.server.close());
   return s;
 }
@@ -18,6 +19,25 @@ async function post(s: TestServer, topic: string, headers: Record<string, string
   const res = await fetch(`${s.url}/${topic}`, { method: 'POST', body: 'x', headers });
   const json = (await res.json()) as Json;
   return [res.status, res.status === 200 ? undefined : (json.code as number)];
+}
+
+type Format = 'json' | 'sse' | 'raw' | 'ws';
+
+async function refusedCode(res: Promise<Response>): Promise<[number, unknown]> {
+  const r = await res;
+  return [r.status, ((await r.json()) as Json).code];
+}
+
+/** The status of a WebSocket upgrade: 101 when it opened, else the refusal's. */
+function upgradeStatus(url: string): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const socket = new WebSocket(url.replace('http', 'ws'));
+    socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+  });
 }
 
 describe('visitor limits', () => {
@@ -49,27 +69,48 @@ describe('visitor limits', () => {
     assert.deepEqual(await post(direct, 'fwd', { 'X-Forwarded-For': '198.51.100.2' }), [429, 42901], 'not behind a proxy: the header is ignored');
   });
 
-  it('a visitor holds at most visitor-subscription-limit subscriptions at once (42903), over any format', async () => {
+  it('a visitor holds at most visitor-subscription-limit subscriptions at once (42903), over any format, a poll too', async () => {
     const s = await server({ 'visitor-subscription-limit': 2 });
-    const first = new LineStream(`${s.url}/subs/json`);
-    await first.next();
-    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/subs/ws`);
-    await new Promise((resolve) => ws.once('message', resolve));
-    const third = await fetch(`${s.url}/subs/sse`);
-    assert.deepEqual([third.status, ((await third.json()) as Json).code], [429, 42903]);
-    const refused = await new Promise<number>((resolve) => {
-      const socket = new WebSocket(`${s.url.replace('http', 'ws')}/subs/ws`);
-      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      socket.on('open', () => resolve(101));
-    });
-    assert.equal(refused, 429);
-    assert.equal((await fetch(`${s.url}/subs/json?poll=1`)).status, 200, 'polling holds no subscription');
+    const json = new LineStream(`${s.url}/subs/json`);
+    await json.next();
+    const ws = new WsStream(`${s.url}/subs/ws`);
+    await ws.next();
+    assert.deepEqual(await refusedCode(fetch(`${s.url}/subs/sse`)), [429, 42903]);
+    assert.deepEqual(await refusedCode(fetch(`${s.url}/subs/json?poll=1`)), [429, 42903], 'a poll counts while it runs');
+    assert.equal(await upgradeStatus(`${s.url}/subs/ws`), 429);
+    assert.equal(await upgradeStatus(`${s.url}/subs/ws?poll=1`), 429);
+    json.close();
     ws.close();
-    first.close();
-    await sleep(100);
-    const again = new LineStream(`${s.url}/subs/raw`);
-    assert.equal((await again.response).status, 200, 'closed subscriptions are given back');
-    again.close();
+  });
+
+  it('a closed json, sse, raw or ws stream gives its slot back as the server sees it close', async () => {
+    const log = new LogCapture('debug');
+    const s = await server({ 'visitor-subscription-limit': 2 }, log);
+    const open = async (format: Format): Promise<() => void> => {
+      if (format === 'ws') {
+        const ws = new WsStream(`${s.url}/subs/ws`);
+        await ws.next();
+        return () => ws.close();
+      }
+      const stream = new LineStream(`${s.url}/subs/${format}`);
+      await stream.next();
+      return () => stream.close();
+    };
+    const held = new Map<Format, () => void>([['json', await open('json')], ['ws', await open('ws')]]);
+    // Each format is closed once and opened in the freed slot; the next one is still refused.
+    for (const [closing, opening] of [['json', 'sse'], ['ws', 'raw'], ['sse', 'ws'], ['raw', 'json']] as [Format, Format][]) {
+      const from = log.records.length;
+      held.get(closing)?.();
+      held.delete(closing);
+      const closed = await log.after(from, (r) => r.msg === 'subscription closed' && r.format === closing);
+      assert.equal(closed.subscriptions, 1, `${closing}: released when its close was seen`);
+      held.set(opening, await open(opening));
+      assert.deepEqual(await refusedCode(fetch(`${s.url}/subs/json?poll=1`)), [429, 42903], `after ${opening} opened`);
+    }
+    const from = log.records.length;
+    for (const close of held.values()) close();
+    await log.until(() => log.records.slice(from).some((r) => r.msg === 'subscription closed' && r.subscriptions === 0));
+    assert.equal((await fetch(`${s.url}/subs/json?poll=1`)).status, 200, 'all slots free again: a poll runs');
   });
 
   it('the daily message limit answers 42908 and GET /v1/account counts the messages', async () => {

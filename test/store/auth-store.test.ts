@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { newToken, tokenPattern } from '../../src/model/access.js';
+import { newToken, tokenMaxCount, tokenPattern } from '../../src/model/access.js';
 import type { Tier } from '../../src/model/account.js';
 import { AlreadyExists, InUse, NotFound, Provisioned } from '../../src/store/auth-store.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
@@ -114,6 +114,54 @@ describe('auth store', () => {
     await s.addToken('phil', { token: forever, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
     await s.removeExpiredTokens(2000);
     assert.deepEqual((await s.tokens('phil')).map((t) => t.token), [forever]);
+  });
+});
+
+describe('auth store — at most tokenMaxCount tokens per user', () => {
+  const token = (expires: number): { token: string; label: string; expires: number; lastAccess: number; lastOrigin: string } =>
+    ({ token: newToken(), label: '', expires, lastAccess: 0, lastOrigin: '' });
+
+  it('a 61st token removes the one expiring first; other users keep theirs', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    await s.addUser('ben', '$hash', 'user');
+    const bens = token(5);
+    await s.addToken('ben', bens);
+    const made = [];
+    for (let i = 0; i < tokenMaxCount; i++) made.push(token(1000 + ((i * 7) % tokenMaxCount))); // expiries 1000..1059, shuffled
+    for (const t of made) await s.addToken('phil', t);
+    assert.equal((await s.tokens('phil')).length, 60);
+    await s.addToken('phil', token(2000));
+    const kept = new Set((await s.tokens('phil')).map((t) => t.token));
+    assert.equal(kept.size, 60);
+    assert.deepEqual(made.filter((t) => !kept.has(t.token)).map((t) => t.expires), [1000]);
+    assert.deepEqual((await s.tokens('ben')).map((t) => t.token), [bens.token]);
+  });
+
+  it('keeps the new token, never-expiring ones, and the newer of equal expiries', async () => {
+    const s = store();
+    await s.addUser('phil', '$hash', 'user');
+    const forever = token(0);
+    await s.addToken('phil', forever);
+    const same = [];
+    for (let i = 0; i < tokenMaxCount - 1; i++) same.push(token(5000));
+    for (const t of same) await s.addToken('phil', t);
+    const short = token(10); // expires before all others, yet was just handed out
+    await s.addToken('phil', short);
+    const kept = new Set((await s.tokens('phil')).map((t) => t.token));
+    assert.equal(kept.size, 60);
+    assert.ok(kept.has(short.token) && kept.has(forever.token));
+    assert.equal(kept.has(same[0]!.token), false, 'the oldest of the equal expiries went');
+  });
+
+  it('never removes a provisioned token', async () => {
+    const s = store();
+    const provisioned = newToken();
+    await s.provision({ users: [{ name: 'phil', hash: '$hash', role: 'user' }], grants: [], tokens: [{ user: 'phil', token: provisioned, label: 'CI' }] });
+    for (let i = 0; i < tokenMaxCount + 5; i++) await s.addToken('phil', token(100 + i));
+    const kept = await s.tokens('phil');
+    assert.equal(kept.length, 60);
+    assert.ok(kept.some((t) => t.token === provisioned && t.provisioned));
   });
 });
 

@@ -5,7 +5,7 @@ export interface Json {
 }
 
 /** Values arriving from a connection, taken in order by waiting readers (no sleeps). */
-class Mailbox<T> {
+export class Mailbox<T> {
   private readonly items: T[] = [];
   private waiters: (() => void)[] = [];
   /** Set when no more items will come; `take` then fails with it. */

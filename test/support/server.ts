@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig, type RawValues } from '../../src/config/load.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
@@ -14,13 +14,14 @@ export interface TestServer {
 }
 
 /**
- * A real server on a free 127.0.0.1 port in this process. Call it from a top-level
+ * A real server on a free 127.0.0.1 port in this process, logging to `log` (a LogCapture's
+ * logger to read what it logs). Call it from a top-level
  * `before` and close it in a top-level `after` (a hook registered inside `before` would
  * run as soon as `before` ends).
  */
-export async function startTestServer(settings: RawValues = {}): Promise<TestServer> {
+export async function startTestServer(settings: RawValues = {}, log: Logger = pino({ level: process.env.TEST_LOG ?? 'silent' })): Promise<TestServer> {
   const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...unlimited, ...settings } });
-  const server = await startServer(config, pino({ level: process.env.TEST_LOG ?? 'silent' }));
+  const server = await startServer(config, log);
   return { url: `http://127.0.0.1:${server.port}`, port: server.port, server };
 }
 

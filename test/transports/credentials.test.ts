@@ -10,6 +10,7 @@ const req = (headers: Record<string, string> = {}, query: Record<string, string>
   headers: new Map(Object.entries(headers)),
   query: new Map(Object.entries(query)),
   remoteAddress: '127.0.0.1',
+  seen: {},
 });
 const basic = (userPass: string): string => `Basic ${Buffer.from(userPass).toString('base64')}`;
 const raw = (s: string): string => Buffer.from(s).toString('base64url');

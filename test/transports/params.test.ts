@@ -9,6 +9,7 @@ const request = (headers: Record<string, string> = {}, query = ''): RequestInfo 
   headers: new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
   query: parseQuery(query),
   remoteAddress: '127.0.0.1',
+  seen: {},
 });
 
 describe('parameter table', () => {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { everyone, randomName, readWrite, type Grant, type Permission, type Role, type User } from '../../model/access.js';
+import { everyone, randomName, readWrite, tokenMaxCount, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
 import { Statements } from './statements.js';
 import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Provisioning, type Token } from '../auth-store.js';
@@ -282,9 +282,22 @@ export class SqliteAuthStore implements AuthStore {
 
   async addToken(username: string, t: Token): Promise<void> {
     if (!(await this.user(username))) throw new NotFound(`user ${username} does not exist`);
-    this.write('INSERT INTO tokens (token, user, label, expires, last_access, last_origin) VALUES (?, ?, ?, ?, ?, ?)', 
-      t.token, username, t.label, t.expires, t.lastAccess, t.lastOrigin,
-    );
+    this.db.transaction(() => {
+      this.write('INSERT INTO tokens (token, user, label, expires, last_access, last_origin) VALUES (?, ?, ?, ?, ?, ?)',
+        t.token, username, t.label, t.expires, t.lastAccess, t.lastOrigin,
+      );
+      // Counted first, as ntfy: the count is an index lookup, the pruning a scan of the user's tokens.
+      const count = this.sql('SELECT COUNT(*) FROM tokens WHERE user = ?').pluck().get(username) as number;
+      if (count <= tokenMaxCount) return;
+      // ntfy keeps `ORDER BY expires DESC`, which ranks never-expiring tokens (0) last and
+      // could drop the token just handed out; here those are kept first.
+      this.write(
+        `DELETE FROM tokens WHERE user = ? AND provisioned = 0 AND token NOT IN (
+           SELECT token FROM tokens WHERE user = ?
+           ORDER BY token = ? DESC, provisioned DESC, expires = 0 DESC, expires DESC, rowid DESC LIMIT ?)`,
+        username, username, t.token, tokenMaxCount,
+      );
+    })();
   }
 
   async tokens(username: string): Promise<Token[]> {

@@ -4,7 +4,7 @@ import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
 import type { Token } from '../../store/auth-store.js';
-import { clientAddressOf, visitorOf } from '../admit.js';
+import { attachmentOwner, clientAddressOf, visitorOf } from '../admit.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import { param } from '../http/params.js';
@@ -47,7 +47,7 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
   const reservations = user ? await store.reservations(user.name) : [];
   // E-mails and calls are not offered yet, so none are used.
   const visitor = visitorOf(ctx, req, user);
-  const attachmentTotalSize = ctx.attachments?.usage(visitor.key) ?? 0;
+  const attachmentTotalSize = ctx.attachments?.usage(attachmentOwner(user, visitor)) ?? 0;
   const stats = accountStats(limits, { messages: visitor.messages(Date.now()), emails: 0, calls: 0, reservations: reservations.length, attachmentTotalSize });
   if (!user) {
     ex.json({ username: '*', role: 'anonymous', limits, stats });

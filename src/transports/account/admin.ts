@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { bcryptCost, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { bcryptCost, everyone, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
@@ -10,11 +10,15 @@ import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
 
-/** GET /v1/users: every user with role, tier and access entries. */
+/**
+ * GET /v1/users: every user with role, tier and access entries; admins first, then users,
+ * then the anonymous user `*` with everyone's entries, as ntfy lists its `*` row
+ * (user/manager.go Users, server/server_admin.go handleUsersGet).
+ */
 export async function listUsers(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   await requireAdmin(ctx, req);
   const store = accounts(ctx).store;
-  const users = await store.users();
+  const users: { name: string; role: string; tier?: { code: string } }[] = [...(await store.users()), anonymous];
   const listed = [];
   for (const u of users) {
     const grants = (await store.grants(u.name)).map((g) => ({ topic: g.topic, permission: permissionName(g.permission) }));
@@ -99,7 +103,12 @@ export async function resetAccess(ctx: ServerContext, ex: Exchange, req: Request
   ex.json(success);
 }
 
+/** ntfy keeps everyone as a user row named `*`: the admin API finds it like any user. */
+const anonymous = { name: everyone, role: 'anonymous' };
+
+/** A user, or `*` (so everyone's entries can be changed, as in ntfy); 40031 otherwise. */
 async function existingUser(store: AuthStore, username: string): Promise<{ name: string; role: string }> {
+  if (username === everyone) return anonymous;
   const user = usernamePattern.test(username) ? await store.user(username) : undefined;
   if (!user) throw errors.userNotFound;
   return user;

@@ -15,8 +15,10 @@ export function accounts(ctx: ServerContext): AccessControl {
 }
 
 /** Who the request is; undefined for anonymous. */
-export function currentUser(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
-  return accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
+export async function currentUser(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
+  const user = await accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
+  req.seen.user = user?.name;
+  return user;
 }
 
 /** The logged-in user, or 40101 (ntfy's ensureUser). */

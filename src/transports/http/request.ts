@@ -13,6 +13,18 @@ export interface RequestInfo {
   /** Query parameters by name as sent; ntfy looks up only lower-case names (`?Title=` is no title). */
   query: ReadonlyMap<string, string>;
   remoteAddress: string;
+  /**
+   * Who and what the request turned out to be about, noted as the handlers learn it, for
+   * the log line of a refusal (http/rejections.ts). Copies of the request (a JSON publish
+   * rewritten as headers) share it.
+   */
+  seen: Seen;
+}
+
+export interface Seen {
+  /** The authenticated user's name. */
+  user?: string;
+  topics?: readonly string[];
 }
 
 export function snapshot(req: HttpRequest, res: HttpResponse): RequestInfo {
@@ -26,6 +38,7 @@ export function snapshot(req: HttpRequest, res: HttpResponse): RequestInfo {
     headers,
     query: parseQuery(req.getQuery() ?? ''),
     remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    seen: {},
   };
 }
 

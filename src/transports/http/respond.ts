@@ -31,7 +31,11 @@ export class Exchange {
   aborted = false;
   private readonly abortHandlers: (() => void)[] = [];
 
-  constructor(readonly res: HttpResponse) {
+  constructor(
+    readonly res: HttpResponse,
+    /** Told of every error answered (the log of refusals); `cause` is what was thrown. */
+    private readonly onError?: (e: HttpError, cause: unknown) => void,
+  ) {
     res.onAborted(() => {
       this.aborted = true;
       for (const handler of this.abortHandlers) handler();
@@ -104,9 +108,15 @@ export class Exchange {
     });
   }
 
-  /** ntfy's error body; anything that is not an HttpError is logged by the caller and answered as 50001. */
+  /**
+   * ntfy's error body; anything that is not an HttpError is answered as 50001. The one
+   * place errors are answered, so the one place they are reported (not when the client
+   * went away: nobody is refused then).
+   */
   error(err: unknown): void {
+    if (this.aborted) return;
     const e = err instanceof HttpError ? err : errors.internal;
+    this.onError?.(e, err);
     this.send(e.http, `${JSON.stringify(e)}\n`);
   }
 }

@@ -6,7 +6,7 @@ import { BodyStream } from '../http/body-stream.js';
 import { param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { admit } from '../admit.js';
+import { admit, attachmentOwner } from '../admit.js';
 import { fromJsonBody } from './json-body.js';
 import { expiresAt, namePattern, parsePublish } from './parse.js';
 import { renderTemplated, templateBodyLimit } from './templated.js';
@@ -39,13 +39,13 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 
 /** `rest` holds the body past message-size-limit, for an upload. */
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body, rest?: BodyStream): Promise<void> {
-  const { visitor } = await admit(ctx, req, [topic], 'write');
+  const { visitor, user } = await admit(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
   const { message, cache, deliver, unifiedPush, upload, template } = parsePublish(req, body, topic, sequenceId, ctx.config);
   // UnifiedPush app servers must find a subscriber to bill (a 5xx, so Mastodon keeps the subscription).
   if (unifiedPush && ctx.config.visitorSubscriberRateLimiting && !ctx.visitors.payer(topic, Date.now())) throw errors.insufficientStorageUnifiedPush;
   visitor.message(Date.now());
-  if (upload) await storeUpload(ctx, req, message, upload.name, body, rest, visitor);
+  if (upload) await storeUpload(ctx, req, message, upload.name, body, rest, { visitor, owner: attachmentOwner(user, visitor) });
   if (template) await renderTemplated(message, template, body, ctx.config);
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');

@@ -14,10 +14,18 @@ import type { RequestInfo } from '../http/request.js';
 /**
  * ntfy's handleBodyAsAttachment: streams the body into the attachment store under the
  * message's id, within the smallest of the visitor's file limit, what is left of the
- * visitor's total, of the server's total and of the visitor's daily bandwidth (41301 the
+ * `owner`'s total (see attachmentOwner), of the server's total and of the visitor's daily bandwidth (41301 the
  * moment one is crossed, leaving no file), and makes the message's `attachment` of it.
  */
-export async function storeUpload(ctx: ServerContext, req: RequestInfo, message: Message, name: string, head: Body, rest: BodyStream | undefined, visitor: Visitor): Promise<void> {
+export async function storeUpload(
+  ctx: ServerContext,
+  req: RequestInfo,
+  message: Message,
+  name: string,
+  head: Body,
+  rest: BodyStream | undefined,
+  { visitor, owner }: { visitor: Visitor; owner: string },
+): Promise<void> {
   const store = ctx.attachments;
   if (!store) throw errors.attachmentsDisallowed;
   const { attachmentFileSize, attachmentTotalSize, attachmentExpirySeconds } = visitor.limits;
@@ -27,14 +35,14 @@ export async function storeUpload(ctx: ServerContext, req: RequestInfo, message:
   // Whether `bytes` more fit an upload holding `size`, against live totals (uploads running at once see each other).
   const fits = (bytes: number, size: number): boolean =>
     size + bytes <= attachmentFileSize &&
-    store.usage(visitor.key) + bytes <= attachmentTotalSize &&
+    store.usage(owner) + bytes <= attachmentTotalSize &&
     store.total + bytes <= globalLimit &&
     visitor.bandwidthLeft(Date.now()) >= bytes;
   const announced = Number(req.headers.get('content-length') ?? NaN);
   if (!fits(Number.isNaN(announced) ? 1 : Math.max(1, announced), 0)) throw errors.entityTooLargeAttachment; // before a byte is written
   // Bandwidth is spent as the bytes flow, as ntfy's bandwidth limiter.
   const allow = (bytes: number, size: number): boolean => fits(bytes, size) && visitor.transfer(bytes, Date.now());
-  const upload = store.create(message.id, visitor.key, allow);
+  const upload = store.create(message.id, owner, allow);
   try {
     upload.write(head.bytes);
     if (head.truncated && rest) await rest.rest((chunk) => upload.write(chunk));

@@ -12,23 +12,24 @@ import { parseSubscribe } from './params.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
 export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
-  const params = parseSubscribe(req);
   const admitted = await admit(ctx, req, topics, 'read');
   const { visitor } = admitted;
-  ctx.topics.admit(topics);
-  await billSubscriber(ctx, topics, admitted);
-  if (params.poll) return poll(ctx, format, ex, await openBilled(ctx, visitor, topics, params));
-  visitor.subscribe(); // 42903 past visitor-subscription-limit
-  let opened;
+  // Held from here until the stream ends, by a poll too while it runs: ntfy's
+  // handleSubscribeHTTP takes the slot before its poll branch. 42903 past the limit.
+  visitor.subscribe();
+  let params, opened;
   try {
+    params = parseSubscribe(req);
+    ctx.topics.admitSubscription(topics);
+    await billSubscriber(ctx, topics, admitted);
     opened = await openBilled(ctx, visitor, topics, params);
   } catch (err) {
     visitor.unsubscribe();
     throw err;
   }
-  if (ex.aborted) {
+  if (params.poll || ex.aborted) {
     visitor.unsubscribe();
-    return opened.cancel();
+    return params.poll ? poll(format, ex, opened) : opened.cancel();
   }
   const extraHeaders = truncatedHeader(opened.truncated);
 
@@ -61,6 +62,7 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
     if (stopped) return;
     stopped = true;
     visitor.unsubscribe();
+    ctx.log.debug({ format, topics: topics.join(','), subscriptions: visitor.subscriptions }, 'subscription closed');
     own?.unsubscribe();
     keepalive.unsubscribe();
     if (grouped) ctx.fanout.leave(sink, topics);
@@ -74,8 +76,8 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, ex:
   ex.onAbort(stop);
 }
 
-/** poll=1: the cached messages at once, holding no subscription. */
-function poll(ctx: ServerContext, format: StreamFormat, ex: Exchange, opened: Opened): void {
+/** poll=1: the cached messages at once. */
+function poll(format: StreamFormat, ex: Exchange, opened: Opened): void {
   if (ex.aborted) return opened.cancel();
   const frames: Buffer[] = [];
   opened.events$.subscribe((event) => frames.push(event.frame(formats[format])));

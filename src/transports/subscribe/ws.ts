@@ -19,7 +19,7 @@ interface Socket {
   topics: string[];
   params: SubscribeParams;
   remote: string;
-  /** Holds one of its subscriptions while the socket is open (not for poll=1). */
+  /** Holds one of its subscriptions while the socket is open. */
   visitor: Visitor;
   closed: boolean;
   /** Live messages of a filtered subscription, which cannot use uWS's topic broadcast. */
@@ -55,8 +55,8 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
     idleTimeout: Math.min(960, Math.ceil(ctx.config.keepaliveIntervalMs / 1000) + pongWaitSeconds),
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
-      const ex = new Exchange(res);
       const info = snapshot(req, res);
+      const ex = new Exchange(res, (e, cause) => ctx.rejections.record(info, e, cause));
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
@@ -66,8 +66,8 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
         const params = parseSubscribe(info);
         const accept = ({ visitor }: { visitor: Visitor }, opened?: Opened): void => {
           if (ex.aborted) return opened?.cancel();
-          ctx.topics.admit(topics);
-          if (!params.poll) visitor.subscribe();
+          ctx.topics.admitSubscription(topics);
+          visitor.subscribe(); // a poll=1 too, while it runs (as ntfy's handleSubscribeWS)
           const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0, opened };
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
         };
@@ -101,11 +101,11 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
     close: (ws, code) => {
       const socket = ws.getUserData();
       socket.closed = true;
-      if (!socket.params.poll) socket.visitor.unsubscribe();
+      socket.visitor.unsubscribe();
       socket.subscription?.unsubscribe();
       broadcast.leave(ws, socket.topics);
       if (socket.closeOnShutdown) ctx.connections.delete(socket.closeOnShutdown);
-      ctx.log.debug({ code, topics: socket.topics.join(','), remote: socket.remote }, 'websocket closed');
+      ctx.log.debug({ format: 'ws', topics: socket.topics.join(','), subscriptions: socket.visitor.subscriptions, code, remote: socket.remote }, 'subscription closed');
     },
   });
 }
