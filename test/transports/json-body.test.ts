@@ -6,7 +6,7 @@ import { fromJsonBody } from '../../src/transports/publish/json-body.js';
 import { parseActions } from '../../src/transports/publish/actions.js';
 import type { RequestInfo } from '../../src/transports/http/request.js';
 
-const req: RequestInfo = { method: 'POST', path: '/', headers: new Map(), query: new Map(), remoteAddress: '127.0.0.1' };
+const req: RequestInfo = { method: 'POST', path: '/', headers: new Map(), query: new Map(), remoteAddress: '127.0.0.1', seen: {} };
 const parse = (body: unknown) => fromJsonBody(req, Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
 
 /** Either a value, or one of ntfy's errors: nothing else may escape a parser of user input. */
