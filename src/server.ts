@@ -41,11 +41,11 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
-  const visitors = visitorsOf(config);
+  const hub = new TopicHub();
+  const visitors = visitorsOf(config, hub);
   if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
   const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
   const { cache } = store;
-  const hub = new TopicHub();
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
   topics.seed(await cache.topics());
   const scheduler: Scheduler = new Scheduler(
@@ -102,9 +102,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 /** The visitor registry; a bad network in proxy-trusted-hosts or the exempt hosts stops the start. */
-function visitorsOf(config: Config): Visitors {
+function visitorsOf(config: Config, hub: TopicHub): Visitors {
   try {
-    return new Visitors(config);
+    return new Visitors(config, { isLive: (topic) => hub.isLive(topic) });
   } catch (err) {
     throw new ConfigError(err instanceof Error ? err.message : String(err));
   }

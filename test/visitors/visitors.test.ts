@@ -16,7 +16,7 @@ const code = (f: () => void): number | undefined => {
 };
 
 function visitors(flags: Record<string, unknown>, max = 100_000, clock = { now: 0 }): Visitors {
-  return new Visitors(loadConfig({ flags }).config, max, () => clock.now);
+  return new Visitors(loadConfig({ flags }).config, { maxVisitors: max, now: () => clock.now });
 }
 
 describe('visitors', () => {
