@@ -10,6 +10,7 @@ import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { SqliteAuthStore } from './store/sqlite/auth-store.js';
 import { AttachmentFiles } from './store/files/attachment-files.js';
+import { visitorKey } from './visitors/address.js';
 import { Visitors } from './visitors/visitors.js';
 import { HttpError } from './model/errors.js';
 import { nowSeconds } from './model/message.js';
@@ -67,6 +68,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
       signups: config.accountCreationLimit,
+      keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }),
     flusher: new TurnFlusher(),
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
@@ -158,6 +160,7 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.visitors.forget(Date.now());
+    ctx.access?.forget();
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
