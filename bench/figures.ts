@@ -27,6 +27,8 @@ export interface Sizes {
   scheduledMessages: number;
   /** Seconds from scheduling to the due time. */
   scheduledLeadSeconds: number;
+  /** Distinct forwarded addresses of the address flood. */
+  floodAddresses: number;
 }
 
 export const fullSizes: Sizes = {
@@ -43,6 +45,7 @@ export const fullSizes: Sizes = {
   mixedSeconds: 10,
   scheduledMessages: 100,
   scheduledLeadSeconds: 3,
+  floodAddresses: 200_000,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -60,6 +63,7 @@ export const quickSizes: Sizes = {
   mixedSeconds: 1,
   scheduledMessages: 10,
   scheduledLeadSeconds: 2,
+  floodAddresses: 2_000,
 };
 
 export interface Load {
