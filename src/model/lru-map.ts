@@ -14,6 +14,8 @@
  * capacity (counted in inserts and moves): the common hit is one lookup, and an entry
  * used within the last `capacity / 4` operations is still in the young quarter, out of
  * reach of a batch eviction, which removes at most `capacity / 8` + 1 from the old end.
+ * So an entry is evicted only once at least 7/8 of capacity entries are younger than it,
+ * of which at least 5/8 of capacity were set or used after it was last used.
  */
 export class LruMap<K, V> {
   private readonly slots = new Map<K, Slot<V>>();

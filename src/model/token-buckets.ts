@@ -8,8 +8,8 @@ interface Bucket {
 }
 
 /**
- * Keys held before the least recently spending are forgiven: ~150 bytes each, so 100,000
- * are ~15 MB at most.
+ * Keys held before the least recently spending are forgiven: ~315 bytes each (heap after
+ * GC with 100,000 IPv6 /64 keys), so ~32 MB at most.
  */
 export const defaultMaxKeys = 100_000;
 
@@ -19,8 +19,9 @@ export const defaultMaxKeys = 100_000;
  * the least recently spending dropped first in batches (O(1) per call whatever the keys).
  *
  * A dropped bucket is forgiven: its key starts again with a full burst. It is dropped only
- * after `maxKeys` / 8 other keys spent since it last did, each with a full burst of its
- * own, so dropping gives a key no more than every key of the flood that caused it has.
+ * once at least 5/8 of `maxKeys` other keys were seen after it last was (see LruMap),
+ * each with a full burst of its own, so dropping gives a key no more than every key of
+ * the flood that caused it has.
  * The buckets this serves guard bcrypt checks and sign-ups, each ~60 ms of CPU, so a
  * flood cycling through more than `maxKeys` networks is bound by the server's CPU long
  * before by these buckets.
