@@ -27,8 +27,11 @@ export interface Sizes {
   scheduledMessages: number;
   /** Seconds from scheduling to the due time. */
   scheduledLeadSeconds: number;
-  /** Distinct forwarded addresses of the address flood. */
+  /** Distinct forwarded addresses of each round of the address flood. */
   floodAddresses: number;
+  /** Rounds of (one address, address flood), and the seconds of each. */
+  floodRounds: number;
+  floodSeconds: number;
 }
 
 export const fullSizes: Sizes = {
@@ -46,6 +49,8 @@ export const fullSizes: Sizes = {
   scheduledMessages: 100,
   scheduledLeadSeconds: 3,
   floodAddresses: 200_000,
+  floodRounds: 4,
+  floodSeconds: 5,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -64,6 +69,8 @@ export const quickSizes: Sizes = {
   scheduledMessages: 10,
   scheduledLeadSeconds: 2,
   floodAddresses: 2_000,
+  floodRounds: 1,
+  floodSeconds: 1,
 };
 
 export interface Load {
