@@ -64,7 +64,8 @@ export class LruMap<K, V> {
   set(key: K, value: V): void {
     this.slots.delete(key);
     this.slots.set(key, { value, stamp: ++this.clock, at: this.now() });
-    if (this.slots.size > this.capacity + this.slack) this.evict(this.slots.size - (this.capacity - this.batch));
+    // Never down to 0: the entry just set stays, whatever the capacity.
+    if (this.slots.size > this.capacity + this.slack) this.evict(this.slots.size - Math.max(1, this.capacity - this.batch));
   }
 
   delete(key: K): boolean {

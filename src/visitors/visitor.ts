@@ -30,8 +30,13 @@ export interface Holder {
  */
 export class Visitor {
   private readonly requests: Bucket;
-  /** ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. */
-  private readonly bytes: Bucket;
+  /**
+   * ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. Made
+   * at first use (a full bucket made later is the same as one made now and refilled):
+   * most visitors never move a file, and in an address flood every object per visitor
+   * is garbage collected work.
+   */
+  private bytes: Bucket | undefined;
   private day: number;
   private messageCount = 0;
   subscriptions = 0;
@@ -47,7 +52,6 @@ export class Visitor {
     private readonly holder?: Holder,
   ) {
     this.requests = new Bucket(limits.requestBurst, now);
-    this.bytes = new Bucket(limits.bandwidth, now);
     this.day = Math.floor(now / dayMs);
     this.seenAt = now;
   }
@@ -61,12 +65,16 @@ export class Visitor {
 
   /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
   transfer(bytes: number, now: number): boolean {
-    return this.bytes.take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
+    return this.bandwidth(now).take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
   }
 
   /** The bandwidth bytes left now. */
   bandwidthLeft(now: number): number {
-    return Math.floor(this.bytes.left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
+    return Math.floor(this.bandwidth(now).left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
+  }
+
+  private bandwidth(now: number): Bucket {
+    return (this.bytes ??= new Bucket(this.limits.bandwidth, now));
   }
 
   /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */

@@ -11,6 +11,12 @@ function visitors(flags: Record<string, unknown>, options: VisitorsOptions): Vis
 /** The n-th distinct address: even ones IPv4, odd ones an IPv6 /64 each. */
 const address = (n: number): string => (n % 2 === 0 ? `10.${(n >> 17) & 255}.${(n >> 9) & 255}.${(n >> 1) & 255}` : `2001:db8:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`);
 
+/** Two requests from the n-th address: past the newcomers, into the main table. */
+const regular = (registry: Visitors, n: number): void => {
+  registry.of(address(n), undefined, undefined);
+  registry.of(address(n), undefined, undefined);
+};
+
 const limited = (f: () => void): boolean => {
   try {
     f();
@@ -24,15 +30,29 @@ const limited = (f: () => void): boolean => {
 describe('visitors — bounded under an address flood', () => {
   it('cost per new visitor does not grow with the table: the same entries touched at 1,000 and 100,000 held', () => {
     const perNewVisitor = (max: number): number => {
-      const registry = visitors({}, { maxVisitors: max });
-      for (let n = 0; n < max; n++) registry.of(address(n), undefined, undefined);
+      const registry = visitors({}, { maxVisitors: max, newcomers: 100 });
+      for (let n = 0; n < max; n++) regular(registry, n);
       const before = registry.work;
-      for (let n = max; n < 3 * max; n++) registry.of(address(n), undefined, undefined);
-      assert.ok(registry.size <= max, `held ${registry.size} of at most ${max}`);
+      for (let n = max; n < 3 * max; n++) regular(registry, n);
+      assert.ok(registry.size <= max + 100, `held ${registry.size} of at most ${max} + 100`);
       return (registry.work - before) / (2 * max);
     };
     const [small, large] = [perNewVisitor(1_000), perNewVisitor(100_000)];
-    assert.ok(small <= 1.01 && large <= 1.01, `entries touched per new visitor: ${small} at 1,000, ${large} at 100,000`);
+    assert.ok(small <= 2.02 && large <= 2.02, `entries touched per new visitor: ${small} at 1,000, ${large} at 100,000`);
+  });
+
+  it('a flood of one-request addresses stays among the newcomers and never pushes out a returning visitor', () => {
+    const registry = visitors({ 'visitor-request-limit-burst': 2 }, { maxVisitors: 100, newcomers: 50, now: () => 0 });
+    const returning = registry.of('198.51.100.1', undefined, undefined);
+    returning.request(0);
+    assert.equal(registry.of('198.51.100.1', undefined, undefined), returning, 'its second request makes it a regular');
+    returning.request(0);
+    const before = registry.work;
+    for (let n = 0; n < 10_000; n++) registry.of(address(n), undefined, undefined);
+    assert.equal(registry.of('198.51.100.1', undefined, undefined), returning);
+    assert.equal(limited(() => returning.request(0)), true);
+    assert.ok(registry.size <= 150, `held ${registry.size}`);
+    assert.ok(registry.work - before <= 10_000 * 1.1, `entries touched ${registry.work - before}`);
   });
 
   it('a visitor active during the flood keeps its state: its empty bucket stays empty', () => {
@@ -56,7 +76,7 @@ describe('visitors — bounded under an address flood', () => {
     assert.equal(again, subscriber);
     assert.equal(limited(() => again.subscribe()), true, 'the flood did not hand out a second subscription');
     subscriber.unsubscribe();
-    for (let n = 1_000; n < 2_000; n++) registry.of(address(n), undefined, undefined);
+    for (let n = 1_000; n < 2_000; n++) regular(registry, n);
     assert.notEqual(registry.of('198.51.100.1', undefined, undefined), subscriber);
   });
 
@@ -71,9 +91,9 @@ describe('visitors — bounded under an address flood', () => {
   it('forgetting a day later visits only the visitors last seen over a day ago', () => {
     const clock = { now: 0 };
     const registry = visitors({}, { maxVisitors: 100_000, now: () => clock.now });
-    for (let n = 0; n < 100; n++) registry.of(address(n), undefined, undefined);
+    for (let n = 0; n < 100; n++) regular(registry, n);
     clock.now = 86_400_000;
-    for (let n = 100; n < 50_100; n++) registry.of(address(n), undefined, undefined);
+    for (let n = 100; n < 50_100; n++) regular(registry, n);
     clock.now = 86_400_001;
     const before = registry.work;
     registry.forget(clock.now);
