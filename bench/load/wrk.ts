@@ -41,8 +41,8 @@ export function runWrkScript(load: HttpLoad, lua: string, env: Record<string, st
       if (err) return reject(err);
       const requests = /(\d+) requests in/.exec(stdout)?.[1];
       const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
-      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(stdout);
-      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(stdout);
+      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)[ \t]*$/m.exec(stdout);
+      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)[ \t]*$/m.exec(stdout);
       const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1];
       if (!rps || !p50 || !p99 || !requests) return reject(new Error(`cannot read wrk output: ${stdout}`));
       resolve({ requests: Number(requests), rps: Number(rps), p50: ms(p50[1] as string, p50[2] as string), p99: ms(p99[1] as string, p99[2] as string), errors: Number(errors ?? 0) });
