@@ -27,6 +27,11 @@ export interface Sizes {
   scheduledMessages: number;
   /** Seconds from scheduling to the due time. */
   scheduledLeadSeconds: number;
+  /** Distinct forwarded addresses of each round of the address flood. */
+  floodAddresses: number;
+  /** Rounds of (one address, address flood), and the seconds of each. */
+  floodRounds: number;
+  floodSeconds: number;
 }
 
 export const fullSizes: Sizes = {
@@ -43,6 +48,9 @@ export const fullSizes: Sizes = {
   mixedSeconds: 10,
   scheduledMessages: 100,
   scheduledLeadSeconds: 3,
+  floodAddresses: 200_000,
+  floodRounds: 4,
+  floodSeconds: 5,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -60,6 +68,9 @@ export const quickSizes: Sizes = {
   mixedSeconds: 1,
   scheduledMessages: 10,
   scheduledLeadSeconds: 2,
+  floodAddresses: 2_000,
+  floodRounds: 1,
+  floodSeconds: 1,
 };
 
 export interface Load {

@@ -7,6 +7,7 @@
  *   npm run bench -- --quick           tiny sizes: proves the harness works (CI)
  *   npm run bench -- --target URL      measure a running ntfy-compatible server
  *   npm run bench -- --only fanout,idle    some scenarios
+ *   npm run bench -- --only flood          one address vs 200,000 (needs wrk)
  *   npm run bench -- --profile DIR     write a V8 CPU profile of Tocsin per scenario
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { publishScenario } from './scenarios/publish.js';
 import { replayScenario } from './scenarios/replay.js';
 import { authScenario } from './scenarios/auth.js';
 import { limitsScenario } from './scenarios/limits.js';
+import { floodScenario } from './scenarios/flood.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
 import { templatesScenario } from './scenarios/templates.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
@@ -35,6 +37,7 @@ const scenarios: Record<string, Scenario[]> = {
   auth: [authScenario],
   limits: [limitsScenario],
   templates: [templatesScenario],
+  flood: [floodScenario],
 };
 
 const { values } = parseArgs({

@@ -10,6 +10,7 @@ import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { SqliteAuthStore } from './store/sqlite/auth-store.js';
 import { AttachmentFiles } from './store/files/attachment-files.js';
+import { visitorKey } from './visitors/address.js';
 import { Visitors } from './visitors/visitors.js';
 import { nowSeconds } from './model/message.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -42,11 +43,11 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
-  const visitors = visitorsOf(config);
+  const hub = new TopicHub();
+  const visitors = visitorsOf(config, hub);
   if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
   const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
   const { cache } = store;
-  const hub = new TopicHub();
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
   topics.seed(await cache.topics());
   const scheduler: Scheduler = new Scheduler(
@@ -68,6 +69,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
       signups: config.accountCreationLimit,
+      keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }),
     flusher: new TurnFlusher(),
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
@@ -107,9 +109,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 /** The visitor registry; a bad network in proxy-trusted-hosts or the exempt hosts stops the start. */
-function visitorsOf(config: Config): Visitors {
+function visitorsOf(config: Config, hub: TopicHub): Visitors {
   try {
-    return new Visitors(config);
+    return new Visitors(config, { isLive: (topic) => hub.isLive(topic) });
   } catch (err) {
     throw new ConfigError(err instanceof Error ? err.message : String(err));
   }
@@ -162,6 +164,7 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
     await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.visitors.forget(Date.now());
+    ctx.access?.forget();
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
     ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');

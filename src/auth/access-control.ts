@@ -3,14 +3,17 @@ import bcrypt from 'bcryptjs';
 import { errors } from '../model/errors.js';
 import type { Permission, User } from '../model/access.js';
 import type { RateLimit } from '../config/schema.js';
+import { LruMap } from '../model/lru-map.js';
 import { TokenBuckets } from '../model/token-buckets.js';
 import type { AuthStore } from '../store/auth-store.js';
 
 /** What a request presents: nothing, a user name and password, or an access token. */
 export type Credentials = { kind: 'anonymous' } | { kind: 'password'; username: string; password: string } | { kind: 'token'; token: string };
 
-/** How many verified passwords are remembered before the memory starts over. */
+/** Verified passwords remembered, least recently used forgotten first (only real credentials get here). */
 const verifiedLimit = 10_000;
+/** Tokens whose last write is remembered; a forgotten one is written again at its next use, no sooner. */
+const touchedLimit = 10_000;
 /** A token's last use is written at most this often (it is shown by `token list`). */
 const touchEveryMs = 60_000;
 /** Compared against for unknown users, so a wrong name takes as long as a wrong password (as ntfy). */
@@ -27,9 +30,11 @@ export class AccessControl {
    * remembered under a digest of (stored hash, password): a changed password has a new
    * hash and a deleted user has none, so neither can be served from memory.
    */
-  private readonly verified = new Set<string>();
+  private readonly verified = new LruMap<string, true>(verifiedLimit);
+  /** bcrypt checks under way: as many as requests waiting on one, each an open connection. */
   private readonly checking = new Map<string, Promise<boolean>>();
-  private readonly touched = new Map<string, number>();
+  /** Token → when its last use was written (ms); only tokens that exist get here. */
+  private readonly touched = new LruMap<string, number>(touchedLimit);
 
   /** Failed logins per address (ntfy's visitor auth limiter): guessing passwords is slow. */
   private readonly failures: TokenBuckets;
@@ -40,10 +45,16 @@ export class AccessControl {
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
-    limits: { authFailures: RateLimit; signups: RateLimit },
+    limits: { authFailures: RateLimit; signups: RateLimit; keyOf?: (address: string) => string },
   ) {
-    this.failures = new TokenBuckets(limits.authFailures);
-    this.signups = new TokenBuckets(limits.signups);
+    this.failures = new TokenBuckets(limits.authFailures, { keyOf: limits.keyOf });
+    this.signups = new TokenBuckets(limits.signups, { keyOf: limits.keyOf });
+  }
+
+  /** Housekeeping: drops failed-login and sign-up buckets that have filled up again. */
+  forget(): void {
+    this.failures.forget();
+    this.signups.forget();
   }
 
   /**
@@ -96,7 +107,7 @@ export class AccessControl {
 
   private async passwordMatches(hash: string, password: string): Promise<boolean> {
     const key = createHash('sha256').update(hash).update('\0').update(password).digest('base64');
-    if (this.verified.has(key)) return true;
+    if (this.verified.get(key)) return true;
     // Requests with the same credentials that arrive while the first is being checked
     // (a client opening 64 connections) share its bcrypt rather than run 64.
     let check = this.checking.get(key);
@@ -105,8 +116,7 @@ export class AccessControl {
       this.checking.set(key, check);
     }
     if (!(await check)) return false;
-    if (this.verified.size >= verifiedLimit) this.verified.clear();
-    this.verified.add(key);
+    this.verified.set(key, true);
     return true;
   }
 
@@ -114,7 +124,6 @@ export class AccessControl {
   private async touch(token: string, origin: string): Promise<void> {
     const now = Date.now();
     if (now - (this.touched.get(token) ?? 0) < touchEveryMs) return;
-    if (this.touched.size >= verifiedLimit) this.touched.clear();
     this.touched.set(token, now);
     await this.store.touchToken(token, Math.floor(now / 1000), origin);
   }

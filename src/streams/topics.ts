@@ -1,4 +1,11 @@
 import { errors } from '../model/errors.js';
+import { LruMap } from '../model/lru-map.js';
+
+interface Use {
+  topic: string;
+  /** When it was last published or subscribed to (ms). */
+  at: number;
+}
 
 /**
  * The topics the server knows: those published or subscribed to, kept while they have
@@ -6,15 +13,23 @@ import { errors } from '../model/errors.js';
  * It enforces `global-topic-limit` and the disallowed names, as ntfy's topicsFromIDs does.
  * It tracks use itself rather than asking the cache, whose topic scan stalled the event
  * loop for tens of milliseconds once a minute on a large cache.
+ *
+ * Bounded by global-topic-limit (admit refuses new topics past it, 42904), at O(1) per
+ * topic of a request. The table is kept in order of last move, so pruning walks only the
+ * topics not moved within the cache duration — those it drops, and the ones used or live
+ * since, which it moves to the young end — never the whole table.
  */
 export class TopicRegistry {
-  /** Topic → when it was last used (ms). */
-  private readonly known = new Map<string, number>();
+  /** Never evicts (its capacity is unreachable): admit keeps it to the limit, prune empties it. */
+  private readonly known: LruMap<string, Use>;
 
   constructor(
     private readonly limit: number,
     private readonly disallowed: ReadonlySet<string>,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.known = new LruMap(Number.MAX_SAFE_INTEGER, { now });
+  }
 
   /** Admits every topic or none: a disallowed name or the limit rejects the request. */
   admit(topics: readonly string[]): void {
@@ -24,8 +39,7 @@ export class TopicRegistry {
       if (!this.known.has(topic)) added++;
     }
     if (added > 0 && this.known.size + added > this.limit) throw errors.tooManyTopics;
-    const now = Date.now();
-    for (const topic of topics) this.known.set(topic, now);
+    this.use(topics);
   }
 
   /**
@@ -43,16 +57,29 @@ export class TopicRegistry {
 
   /** Forgets topics without subscribers that were last used before `cutoff` (ms). */
   prune(isLive: (topic: string) => boolean, cutoff: number): void {
-    for (const [topic, lastUsed] of this.known) if (lastUsed < cutoff && !isLive(topic)) this.known.delete(topic);
+    this.known.expire(cutoff, (use) => use.at < cutoff && !isLive(use.topic));
   }
 
   /** Topics found in the cache at startup count as used now. */
   seed(topics: Iterable<string>): void {
-    const now = Date.now();
-    for (const topic of topics) this.known.set(topic, now);
+    this.use(topics);
   }
 
   get size(): number {
     return this.known.size;
+  }
+
+  /** Entries touched by pruning (for tests: only the old ones). */
+  get work(): number {
+    return this.known.work;
+  }
+
+  private use(topics: Iterable<string>): void {
+    const now = this.now();
+    for (const topic of topics) {
+      const use = this.known.peek(topic);
+      if (use) use.at = now;
+      else this.known.set(topic, { topic, at: now });
+    }
   }
 }

@@ -1,13 +1,30 @@
 import type { BlockList } from 'node:net';
 import type { Config } from '../config/schema.js';
 import type { User } from '../model/access.js';
-import { errors } from '../model/errors.js';
+import { LruMap } from '../model/lru-map.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
-import { Bucket } from './bucket.js';
+import { Payers } from './payers.js';
+import { dayMs, Visitor, type Holder, type VisitorLimits } from './visitor.js';
 
-const dayMs = 86_400_000;
+export { Visitor, type VisitorLimits } from './visitor.js';
+
 /** ntfy's visitorExpungeAfter: a visitor unseen this long is forgotten. */
 const forgetAfterMs = dayMs;
+
+/**
+ * Visitors held with no subscription before the least recently seen are evicted: at
+ * ~550 bytes each (heap after GC with 100,000 held), ~55 MB.
+ */
+export const defaultMaxVisitors = 100_000;
+
+/**
+ * Visitors seen once are held apart, this many at most, until their second request (a
+ * segmented LRU's probation segment): in a flood of one-request addresses they die young,
+ * cheap for the GC (the flood bench's RSS peak fell from ~270 to ~180 MB, its server CPU
+ * per publish by ~0.5 µs), and never push a returning visitor out of the main table. One
+ * dropped here had made one request, so forgetting it gives back one request's worth.
+ */
+export const defaultNewcomers = 1_024;
 
 /** A user on a tier is the visitor `user:NAME`, wherever they come from. */
 export const userKeyPrefix = 'user:';
@@ -17,113 +34,49 @@ export function dailyMessageLimit(c: Config): number {
   return c.visitorMessageDailyLimit > 0 ? c.visitorMessageDailyLimit : Math.floor(dayMs / c.visitorRequestLimitReplenishMs);
 }
 
-/** How much a visitor may do: a tier's limits for a user on one, else server.yml's. */
-export interface VisitorLimits {
-  requestBurst: number;
-  requestReplenishMs: number;
-  /** Messages per day. */
-  messages: number;
-  subscriptions: number;
-  attachmentFileSize: number;
-  attachmentTotalSize: number;
-  attachmentExpirySeconds: number;
-  /** Attachment bytes uploaded, downloaded or replayed per day. */
-  bandwidth: number;
+export interface VisitorsOptions {
+  /** Visitors without subscriptions held before the least recently seen go (batches of an eighth). */
+  maxVisitors?: number;
+  /** Visitors seen only once held before the least recently seen go. */
+  newcomers?: number;
+  now?: () => number;
+  /** Whether a topic has subscribers: their UnifiedPush bills are kept (see Payers). */
+  isLive?: (topic: string) => boolean;
 }
 
 /**
- * One visitor (an address, its network, or a user on a tier): a token bucket of requests,
- * one of bandwidth bytes, the day's message count and the subscriptions it holds open.
- * Every check is O(1).
+ * Every visitor seen recently, by key (ntfy's visitor map), at O(1) per request whatever
+ * the spread of addresses. Three tables:
+ * - `newcomers`: visitors seen once (see defaultNewcomers); a second request moves one
+ *   to `idle`.
+ * - `held`: visitors holding subscriptions. Never evicted — their count is what limits
+ *   subscriptions, and a fresh visitor for the same address would grant the limit again.
+ *   They number at most the open subscriptions (each is an open connection).
+ * - `idle`: the others, least recently seen evicted first in batches past `maxVisitors`,
+ *   and dropped after a day unseen. An evicted visitor's request, message and bandwidth
+ *   counts start afresh when it returns; it was evicted only because at least 5/8 of
+ *   `maxVisitors` other visitors, each with a fresh allowance, were seen after it last was
+ *   (see LruMap), so an eviction gives an address no more than each address of the flood
+ *   that caused it already has. Attachment storage is counted by the attachment store per owner, not
+ *   here, so it survives eviction.
  */
-export class Visitor {
-  private readonly requests: Bucket;
-  /** ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. */
-  private readonly bytes: Bucket;
-  private day: number;
-  private messageCount = 0;
-  subscriptions = 0;
-  /** Its own last request (not one billed to it by a UnifiedPush publisher). */
-  seenAt: number;
-
-  constructor(
-    readonly key: string,
-    /** visitor-request-limit-exempt-hosts: never limited. */
-    readonly exempt: boolean,
-    public limits: VisitorLimits,
-    now: number,
-  ) {
-    this.requests = new Bucket(limits.requestBurst, now);
-    this.bytes = new Bucket(limits.bandwidth, now);
-    this.day = Math.floor(now / dayMs);
-    this.seenAt = now;
-  }
-
-  /** 42901 once the request bucket is empty. */
-  request(now: number): void {
-    if (this.exempt) return;
-    const { requestBurst, requestReplenishMs } = this.limits;
-    if (!this.requests.take(1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
-  }
-
-  /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
-  transfer(bytes: number, now: number): boolean {
-    return this.bytes.take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
-  }
-
-  /** The bandwidth bytes left now. */
-  bandwidthLeft(now: number): number {
-    return Math.floor(this.bytes.left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
-  }
-
-  /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */
-  message(now: number): void {
-    this.rollDay(now);
-    if (!this.exempt && this.messageCount >= this.limits.messages) throw errors.tooManyMessages;
-    this.messageCount++;
-  }
-
-  messages(now: number): number {
-    this.rollDay(now);
-    return this.messageCount;
-  }
-
-  /** 42903 when the visitor holds visitor-subscription-limit subscriptions already. */
-  subscribe(): void {
-    if (!this.exempt && this.subscriptions >= this.limits.subscriptions) throw errors.tooManySubscriptions;
-    this.subscriptions++;
-  }
-
-  unsubscribe(): void {
-    this.subscriptions = Math.max(0, this.subscriptions - 1);
-  }
-
-  private rollDay(now: number): void {
-    const day = Math.floor(now / dayMs);
-    if (day !== this.day) {
-      this.day = day;
-      this.messageCount = 0;
-    }
-  }
-}
-
-/**
- * Every visitor seen in the last day, by key (ntfy's visitor map). A visitor holding no
- * subscription is forgotten after a day unseen, and the oldest such ones go first when
- * more than `maxVisitors` are held, so a flood of addresses cannot grow memory unbounded.
- */
-export class Visitors {
-  private readonly byKey = new Map<string, Visitor>();
-  /** visitor-subscriber-rate-limiting: UnifiedPush topics and the subscriber their publishes are billed to. */
-  private readonly payers = new Map<string, Visitor>();
+export class Visitors implements Holder {
+  private readonly newcomers: LruMap<string, Visitor>;
+  private readonly idle: LruMap<string, Visitor>;
+  private readonly held = new Map<string, Visitor>();
+  private readonly payers: Payers;
   private readonly trusted: BlockList;
   private readonly exempt: BlockList;
+  private readonly now: () => number;
 
   constructor(
     private readonly config: Config,
-    private readonly maxVisitors = 100_000,
-    private readonly now: () => number = Date.now,
+    options: VisitorsOptions = {},
   ) {
+    this.now = options.now ?? Date.now;
+    this.newcomers = new LruMap(options.newcomers ?? defaultNewcomers, { now: this.now });
+    this.idle = new LruMap(options.maxVisitors ?? defaultMaxVisitors, { now: this.now });
+    this.payers = new Payers(2 * Math.max(1, config.globalTopicLimit), options.isLive ?? (() => false), this.now);
     this.trusted = networks('proxy-trusted-hosts', config.proxyTrustedHosts);
     this.exempt = networks('visitor-request-limit-exempt-hosts', config.visitorRequestLimitExemptHosts);
   }
@@ -138,7 +91,7 @@ export class Visitors {
     const address = this.address(peer, forwarded);
     const key = user?.tier ? `${userKeyPrefix}${user.name}` : visitorKey(address, this.config.visitorPrefixBitsIpv4, this.config.visitorPrefixBitsIpv6);
     const limits = this.limits(user);
-    const visitor = this.byKey.get(key);
+    const visitor = this.find(key);
     if (!visitor) return this.add(key, address, limits);
     if (user?.tier) visitor.limits = limits; // follows changes of the tier
     return visitor;
@@ -150,42 +103,73 @@ export class Visitors {
    * downloaders for free). `user` is the key's user, for a tier's limits.
    */
   owner(key: string, user: User | undefined): Visitor {
-    return this.byKey.get(key) ?? this.add(key, key.split('/')[0] as string, this.limits(user));
+    return this.find(key) ?? this.add(key, key.split('/')[0] as string, this.limits(user));
+  }
+
+  private find(key: string): Visitor | undefined {
+    return this.held.get(key) ?? this.idle.get(key) ?? this.promote(key);
+  }
+
+  /** A newcomer's second request makes it a regular visitor. */
+  private promote(key: string): Visitor | undefined {
+    const visitor = this.newcomers.peek(key);
+    if (visitor === undefined) return undefined;
+    this.newcomers.delete(key);
+    this.idle.set(key, visitor);
+    return visitor;
   }
 
   private add(key: string, address: string, limits: VisitorLimits): Visitor {
-    if (this.byKey.size >= this.maxVisitors) this.forget(this.now());
-    const visitor = new Visitor(key, contains(this.exempt, address), limits, this.now());
-    this.byKey.set(key, visitor);
+    const visitor = new Visitor(key, contains(this.exempt, address), limits, this.now(), this);
+    this.newcomers.set(key, visitor);
     return visitor;
+  }
+
+  /**
+   * Its first subscription opened: out of eviction's reach. A visitor evicted while one of
+   * its requests was in flight comes back here (or, if a newer one for its key holds
+   * subscriptions already, keeps counting on its own until it closes).
+   */
+  hold(visitor: Visitor): void {
+    if (this.idle.peek(visitor.key) === visitor) this.idle.delete(visitor.key);
+    if (this.newcomers.peek(visitor.key) === visitor) this.newcomers.delete(visitor.key);
+    if (!this.held.has(visitor.key)) this.held.set(visitor.key, visitor);
+  }
+
+  /** Its last subscription closed: evictable again, as the most recently seen. */
+  release(visitor: Visitor): void {
+    if (this.held.get(visitor.key) !== visitor) return;
+    this.held.delete(visitor.key);
+    if (!this.idle.has(visitor.key)) this.idle.set(visitor.key, visitor);
   }
 
   /** Bills publishes to `topic` to `subscriber` from now on (the last subscriber wins, as ntfy). */
   billTo(topic: string, subscriber: Visitor): void {
-    this.payers.set(topic, subscriber);
+    this.payers.billTo(topic, subscriber);
   }
 
   /** Who pays for publishes to `topic`: its UnifiedPush subscriber, while subscribed or seen within a day. */
   payer(topic: string, now: number): Visitor | undefined {
-    const payer = this.payers.get(topic);
-    if (payer && payer.subscriptions === 0 && now - payer.seenAt > forgetAfterMs) {
-      this.payers.delete(topic);
-      return undefined;
-    }
-    return payer;
+    return this.payers.payer(topic, now);
   }
 
-  /** Housekeeping: forgets visitors unseen for a day that hold no subscription. */
-  forget(now: number, keep = this.maxVisitors - 1): void {
-    for (const topic of this.payers.keys()) this.payer(topic, now);
-    for (const [key, visitor] of this.byKey) {
-      const idle = visitor.subscriptions === 0;
-      if (idle && (now - visitor.seenAt > forgetAfterMs || this.byKey.size > keep)) this.byKey.delete(key);
-    }
+  /** Housekeeping: forgets visitors and bills unseen for a day, visiting only those (not every visitor). */
+  forget(now: number): void {
+    this.payers.forget(now);
+    for (const table of [this.newcomers, this.idle]) table.expire(now - forgetAfterMs, (visitor) => now - visitor.seenAt > forgetAfterMs);
   }
 
   get size(): number {
-    return this.byKey.size;
+    return this.newcomers.size + this.idle.size + this.held.size;
+  }
+
+  /** Entries touched by evictions and expiry (for tests: it must not grow with the table). */
+  get work(): number {
+    return this.newcomers.work + this.idle.work + this.payers.work;
+  }
+
+  get billed(): number {
+    return this.payers.size;
   }
 
   private configLimits?: VisitorLimits;

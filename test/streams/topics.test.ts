@@ -47,3 +47,27 @@ describe('topic registry', () => {
     assert.equal(r.size, 2);
   });
 });
+
+describe('topic registry — bounded', () => {
+  it('holds no more than global-topic-limit topics under a flood of new names', () => {
+    const r = new TopicRegistry(1_000, new Set());
+    let refused = 0;
+    for (let i = 0; i < 5_000; i++) refused += code(() => r.admit([`flood${i}`])) === 42904 ? 1 : 0;
+    assert.deepEqual([r.size, refused], [1_000, 4_000]);
+  });
+
+  it('pruning visits only the topics not used within the cache duration, not the whole table', () => {
+    let now = 0;
+    const r = new TopicRegistry(100_000, new Set(), () => now);
+    for (let i = 0; i < 10; i++) r.admit([`old${i}`]);
+    r.admit(['busy', 'live']);
+    now = 1_000_000;
+    for (let i = 0; i < 50_000; i++) r.admit([`new${i}`]);
+    r.admit(['busy']);
+    const before = r.work;
+    r.prune((t) => t === 'live', 500_000);
+    assert.deepEqual([r.size, r.work - before], [50_002, 12], 'ten dropped, busy and live moved, no recent one visited');
+    r.prune((t) => t === 'live', 500_000);
+    assert.equal(r.work - before, 12, 'a second prune finds nothing old');
+  });
+});

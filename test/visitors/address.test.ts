@@ -9,6 +9,16 @@ describe('visitor addresses', () => {
     assert.deepEqual(['10.1.2.3', '11.0.0.1', '2001:db8:5::1', '2001:db9::1', '192.0.2.7', 'nonsense'].map((a) => contains(trusted, a)), [true, false, true, false, true, false]);
     assert.throws(() => networks('visitor-request-limit-exempt-hosts', ['example.com']), /^Error: invalid visitor-request-limit-exempt-hosts entry "example.com": expected an IP address or a network like 10.0.0.0\/8$/);
     assert.throws(() => networks('proxy-trusted-hosts', ['10.0.0.0/33']), /invalid proxy-trusted-hosts entry "10.0.0.0\/33"/);
+    assert.deepEqual(['10.1.2.3', '2001:db8::1', 'nonsense'].map((a) => contains(networks('proxy-trusted-hosts', []), a)), [false, false, false]);
+  });
+
+  it('group IPv6 addresses of every written form by their prefix', () => {
+    assert.equal(visitorKey('2001:DB8:0:1:2:3:4:5', 32, 64), '2001:db8:0:1:0:0:0:0/64');
+    assert.equal(visitorKey('::1', 32, 64), '0:0:0:0:0:0:0:0/64');
+    assert.equal(visitorKey('fe80::1%eth0', 32, 10), 'fe80:0:0:0:0:0:0:0/10');
+    assert.equal(visitorKey('2001:db8:a:b:c:d:e::', 32, 112), '2001:db8:a:b:c:d:e:0/112');
+    assert.equal(visitorKey('2001:db8:a:b:c:d:e:f', 32, 120), '2001:db8:a:b:c:d:e:0/120');
+    assert.equal(visitorKey('2001:db8:a:b:c:d:e:1ff', 32, 120), '2001:db8:a:b:c:d:e:100/120');
   });
 
   it('take the right-most untrusted address of X-Forwarded-For or Forwarded, else the peer', () => {

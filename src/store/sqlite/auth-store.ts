@@ -3,6 +3,7 @@ import { everyone, randomName, readWrite, tokenMaxCount, type Grant, type Permis
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
 import { Statements } from './statements.js';
 import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Provisioning, type Token } from '../auth-store.js';
+import { LruMap } from '../../model/lru-map.js';
 
 const createSchema = `
   CREATE TABLE IF NOT EXISTS tiers (
@@ -75,7 +76,11 @@ interface TierRow {
 }
 
 const selectUser = 'SELECT name, hash, role, sync_topic, prefs, tier, provisioned FROM users';
-/** Most reads remembered before the memory starts over. */
+/**
+ * Reads remembered, least recently used forgotten first: keys come from requests (names,
+ * tokens, topics, also unknown ones), so a flood of made-up tokens must neither grow the
+ * memory nor push out what the real clients use.
+ */
 const memoLimit = 10_000;
 
 const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin, provisioned = 1 AS provisioned FROM tokens';
@@ -105,8 +110,13 @@ export class SqliteAuthStore implements AuthStore {
    * through `write`, which forgets everything. One pragma per millisecond instead of three
    * queries and a JSON parse per request.
    */
-  private readonly memo = new Map<string, unknown>();
+  private readonly memo = new LruMap<string, unknown>(memoLimit);
   private memoVersion = -1;
+
+  /** Reads remembered now (for tests: bounded by memoLimit). */
+  get memoSize(): number {
+    return this.memo.size;
+  }
 
   private versionCheckedAt = 0;
 
@@ -120,8 +130,8 @@ export class SqliteAuthStore implements AuthStore {
       if (version !== this.memoVersion) this.memo.clear();
       this.memoVersion = version;
     }
-    if (this.memo.size >= memoLimit) this.memo.clear();
-    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const hit = this.memo.get(key);
+    if (hit !== undefined || this.memo.has(key)) return hit as T; // undefined is remembered too: no such user
     const value = read();
     this.memo.set(key, value);
     return value;

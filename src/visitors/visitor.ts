@@ -1,0 +1,111 @@
+import { errors } from '../model/errors.js';
+import { Bucket } from './bucket.js';
+
+export const dayMs = 86_400_000;
+
+/** How much a visitor may do: a tier's limits for a user on one, else server.yml's. */
+export interface VisitorLimits {
+  requestBurst: number;
+  requestReplenishMs: number;
+  /** Messages per day. */
+  messages: number;
+  subscriptions: number;
+  attachmentFileSize: number;
+  attachmentTotalSize: number;
+  attachmentExpirySeconds: number;
+  /** Attachment bytes uploaded, downloaded or replayed per day. */
+  bandwidth: number;
+}
+
+/** Told when a visitor starts and stops holding subscriptions (its registry must not evict it meanwhile). */
+export interface Holder {
+  hold(visitor: Visitor): void;
+  release(visitor: Visitor): void;
+}
+
+/**
+ * One visitor (an address, its network, or a user on a tier): a token bucket of requests,
+ * one of bandwidth bytes, the day's message count and the subscriptions it holds open.
+ * Every check is O(1).
+ */
+export class Visitor {
+  private readonly requests: Bucket;
+  /**
+   * ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. Made
+   * at first use (a full bucket made later is the same as one made now and refilled):
+   * most visitors never move a file, and in an address flood every object per visitor
+   * is garbage collected work.
+   */
+  private bytes: Bucket | undefined;
+  private day: number;
+  private messageCount = 0;
+  subscriptions = 0;
+  /** Its own last request (not one billed to it by a UnifiedPush publisher). */
+  seenAt: number;
+
+  constructor(
+    readonly key: string,
+    /** visitor-request-limit-exempt-hosts: never limited. */
+    readonly exempt: boolean,
+    public limits: VisitorLimits,
+    now: number,
+    private readonly holder?: Holder,
+  ) {
+    this.requests = new Bucket(limits.requestBurst, now);
+    this.day = Math.floor(now / dayMs);
+    this.seenAt = now;
+  }
+
+  /** 42901 once the request bucket is empty. */
+  request(now: number): void {
+    if (this.exempt) return;
+    const { requestBurst, requestReplenishMs } = this.limits;
+    if (!this.requests.take(1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
+  }
+
+  /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
+  transfer(bytes: number, now: number): boolean {
+    return this.bandwidth(now).take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
+  }
+
+  /** The bandwidth bytes left now. */
+  bandwidthLeft(now: number): number {
+    return Math.floor(this.bandwidth(now).left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
+  }
+
+  private bandwidth(now: number): Bucket {
+    return (this.bytes ??= new Bucket(this.limits.bandwidth, now));
+  }
+
+  /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */
+  message(now: number): void {
+    this.rollDay(now);
+    if (!this.exempt && this.messageCount >= this.limits.messages) throw errors.tooManyMessages;
+    this.messageCount++;
+  }
+
+  messages(now: number): number {
+    this.rollDay(now);
+    return this.messageCount;
+  }
+
+  /** 42903 when the visitor holds visitor-subscription-limit subscriptions already. */
+  subscribe(): void {
+    if (!this.exempt && this.subscriptions >= this.limits.subscriptions) throw errors.tooManySubscriptions;
+    if (++this.subscriptions === 1) this.holder?.hold(this);
+  }
+
+  unsubscribe(): void {
+    if (this.subscriptions === 0) return;
+    if (--this.subscriptions === 0) this.holder?.release(this);
+  }
+
+  private rollDay(now: number): void {
+    const day = Math.floor(now / dayMs);
+    if (day !== this.day) {
+      this.day = day;
+      this.messageCount = 0;
+    }
+  }
+}
+
