@@ -127,6 +127,11 @@ export class SqliteMessageCache implements MessageCache {
     return new Set(names);
   }
 
+  async count(): Promise<number> {
+    // SQLite counts by walking its smallest index (expires) without reading rows.
+    return this.db.prepare('SELECT COUNT(*) FROM messages').pluck().get() as number;
+  }
+
   async loadStats(): Promise<number> {
     const value = this.db.prepare("SELECT value FROM stats WHERE key = 'messages'").pluck().get() as number | undefined;
     return value ?? 0;
