@@ -19,7 +19,10 @@ import { Publisher } from './streams/publisher.js';
 import { Scheduler } from './streams/scheduler.js';
 import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
-import type { ServerContext } from './transports/context.js';
+import { onRefusal, type ServerContext } from './transports/context.js';
+import { metricsApp } from './metrics/endpoint.js';
+import { Metrics } from './metrics/metrics.js';
+import { stateOf } from './metrics/state.js';
 import { clientAddressOf } from './transports/admit.js';
 import { RejectionLog } from './transports/http/rejections.js';
 import { snapshot } from './transports/http/request.js';
@@ -34,6 +37,8 @@ import { errors } from './model/errors.js';
 
 export interface RunningServer {
   port: number;
+  /** The port of metrics-listen-http, when set. */
+  metricsPort: number | undefined;
   context: ServerContext;
   /** Graceful stop: stop accepting, commit what is queued, end every stream, close the store. */
   close(): Promise<void>;
@@ -55,11 +60,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => housekeeping(ctx) },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
   const publisher = new Publisher(cache, hub, scheduler, {
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
+    observer: metrics,
   });
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const authStore = config.authFile ? await openAuthStore(config) : undefined;
@@ -78,17 +85,20 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     connections: new Set(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
+    metrics,
   };
+  metrics?.watch(stateOf(ctx));
 
   const app = uws.App();
   registerWebSocket(app, ctx);
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
-    dispatch(ctx, new Exchange(res, (e, cause) => ctx.rejections.record(info, e, cause)), info);
+    dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);
   });
   const listenSocket = await listen(app, config.listenHttp.host, config.listenHttp.port);
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
+  const metricsSocket = metrics && config.metrics.listen ? await listenMetrics(metrics, config.metrics.listen, log) : undefined;
 
   await scheduler.start();
 
@@ -96,6 +106,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
+      if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
       await scheduler.stop();
       await publisher.drain();
       for (const end of [...ctx.connections]) end();
@@ -105,7 +116,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await authStore?.close();
       log.info('stopped');
     })());
-  return { port, context: ctx, close };
+  return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), context: ctx, close };
+}
+
+async function listenMetrics(metrics: Metrics, { host, port }: { host: string; port: number }, log: Logger): Promise<us_listen_socket> {
+  const socket = await listen(metricsApp(metrics), host, port);
+  log.info({ metricsPort: uws.us_socket_local_port(socket) }, `metrics on ${host || '*'}:${uws.us_socket_local_port(socket)}`);
+  return socket;
 }
 
 /** The visitor registry; a bad network in proxy-trusted-hosts or the exempt hosts stops the start. */
@@ -148,9 +165,12 @@ function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snaps
   };
   const route = findRoute(req.method, req.path);
   if (!route) return fail(errors.notFound);
+  // A handler that ends without an error counts as answered (ntfy counts its handler's nil).
+  const answered = (): void => ctx.metrics?.answered(req.method);
   try {
     const result = route.handle(ctx, ex, req, route.groups);
-    if (result instanceof Promise) result.catch(fail);
+    if (result instanceof Promise) result.then(answered, fail);
+    else answered();
   } catch (err) {
     fail(err);
   }

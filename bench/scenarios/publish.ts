@@ -1,6 +1,7 @@
 import type { Figure, Scenario } from '../figures.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
+import { metricsVariant } from './publish-metrics.js';
 
 const connections = 64;
 
@@ -34,5 +35,6 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   fig('publish p50 at half rate', paced.p50, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
   fig('publish p99 at half rate', paced.p99, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
+  if (target.name === 'tocsin') figures.push(...(await metricsVariant(run, { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 })));
   return figures;
 };

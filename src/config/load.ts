@@ -187,6 +187,10 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
+    metrics: {
+      enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',
+      listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
+    },
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
@@ -194,9 +198,9 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
 }
 
 /** `[host]:port` as ntfy writes it: ":80", "127.0.0.1:8080", "[::1]:8080". An empty host means every interface. */
-export function parseListen(value: string): { host: string; port: number } {
+export function parseListen(value: string, key = 'listen-http'): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new ConfigError(`invalid value for listen-http: ${JSON.stringify(value)} (must be [host]:port, e.g. :80 or 127.0.0.1:8080)`);
+  if (!match || port > 65535) throw new ConfigError(`invalid value for ${key}: ${JSON.stringify(value)} (must be [host]:port, e.g. :80 or 127.0.0.1:8080)`);
   return { host: match[1] ?? match[2] ?? '', port };
 }

@@ -82,6 +82,12 @@ export const settings = {
     default: '256k',
     doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
   },
+  'enable-metrics': { kind: 'bool', default: false, doc: 'Serve Prometheus metrics at GET /metrics on the main listener (unless metrics-listen-http is set)' },
+  'metrics-listen-http': {
+    kind: 'string',
+    default: '',
+    doc: 'A separate [host]:port serving Prometheus metrics; implies enable-metrics, and /metrics is then not served on the main listener (as ntfy)',
+  },
   'log-level': { kind: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error'], doc: 'Log level' },
   'log-format': { kind: 'enum', default: 'text', values: ['text', 'json'], doc: 'Log format' },
   'log-file': { kind: 'string', default: '', doc: 'Write logs to this file instead of stderr' },
@@ -150,6 +156,8 @@ export interface Config {
   attachmentExpiryDurationMs: number;
   visitorAttachmentTotalSizeLimit: number;
   visitorAttachmentDailyBandwidthLimit: number;
+  /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */
+  metrics: { enabled: boolean; listen: { host: string; port: number } | undefined };
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -27,6 +27,8 @@ export class LruMap<K, V> {
   private slack = 0;
   /** Entries visited by evictions and `expire` so far (moves and deletions). */
   work = 0;
+  /** Entries removed to stay within capacity (not those `expire` removed), for the metrics. */
+  evicted = 0;
 
   constructor(
     readonly capacity: number,
@@ -119,6 +121,7 @@ export class LruMap<K, V> {
         this.moveYoung(key, slot);
       } else {
         this.slots.delete(key);
+        this.evicted++;
         count--;
       }
     }

@@ -37,6 +37,8 @@ export interface AuthStore {
    */
   permission(username: string, topic: string): Promise<Permission | undefined>;
   users(): Promise<User[]>;
+  /** How many users there are (ntfy's ntfy_users_total, without ntfy's row for everyone). */
+  userCount(): Promise<number>;
   /**
    * Makes the provisioned users, entries and tokens exactly `p`, in one transaction, as
    * ntfy 2.14: earlier provisioned ones no longer listed go, listed ones are added or

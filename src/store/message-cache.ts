@@ -64,6 +64,8 @@ export interface MessageCache {
   dropAttachments(ids: readonly string[]): Promise<void>;
   /** Topics that hold at least one message. */
   topics(): Promise<Set<string>>;
+  /** Messages held, scheduled ones included (ntfy's ntfy_messages_cached_total). */
+  count(): Promise<number>;
   /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */
   loadStats(): Promise<number>;
   saveStats(messages: number): Promise<void>;

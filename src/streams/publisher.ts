@@ -32,11 +32,20 @@ interface PendingRelease extends Settle<void> {
 }
 type Pending = PendingPublish | PendingRelease;
 
+/** What the pipeline reports as it goes (the metrics); each call must be O(1). */
+export interface PublishObserver {
+  /** A batch of `size` publishes and releases committed in one transaction. */
+  committed(size: number): void;
+  /** One event handed to the hub's subscribers `seconds` after its batch committed. */
+  delivered(seconds: number): void;
+}
+
 export interface PublisherOptions {
   batchSize: number;
   batchTimeoutMs: number;
   onCommitError(err: unknown, count: number): void;
   onCancelError(err: unknown): void;
+  observer?: PublishObserver | undefined;
 }
 
 /**
@@ -108,16 +117,24 @@ export class Publisher {
     const stored = publishes.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
     const { seqs, replaced } = stored.length > 0 ? await this.cache.add(stored) : { seqs: [], replaced: [] };
     const released = releases.length > 0 ? await this.cache.release(releases.map((r) => r.id)) : [];
+    const committedAt = performance.now();
+    this.options.observer?.committed(batch.length);
     let next = 0;
     publishes.forEach((p, i) => {
       const event = Outbound.of(p.message, jsons[i] as string, p.cache ? seqs[next++] : undefined);
-      if (p.deliver) this.hub.deliver(event);
+      if (p.deliver) this.deliver(event, committedAt);
       this.published++;
       p.resolve(event);
     });
-    for (const event of released) this.hub.deliver(event);
+    for (const event of released) this.deliver(event, committedAt);
     for (const r of releases) r.resolve();
     // A replaced message's job would find nothing to deliver; dropping it keeps the job store small.
     if (replaced.length > 0) this.schedule.cancel(replaced).catch(this.options.onCancelError);
+  }
+
+  private deliver(event: Outbound, committedAt: number): void {
+    this.hub.deliver(event);
+    const observer = this.options.observer;
+    if (observer) observer.delivered((performance.now() - committedAt) / 1000);
   }
 }

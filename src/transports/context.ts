@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Config } from '../config/schema.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { HttpError } from '../model/errors.js';
 import type { AttachmentStore } from '../store/attachment-store.js';
 import type { MessageCache } from '../store/message-cache.js';
 import type { TopicHub } from '../streams/hub.js';
@@ -9,6 +11,7 @@ import type { Stats } from '../streams/stats.js';
 import type { TopicRegistry } from '../streams/topics.js';
 import type { Visitors } from '../visitors/visitors.js';
 import type { RejectionLog } from './http/rejections.js';
+import type { RequestInfo } from './http/request.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { HttpSink } from './subscribe/http-sink.js';
@@ -40,10 +43,21 @@ export interface ServerContext {
   rejections: RejectionLog;
   /** Subscribers dropped for not reading (slow-consumer policy). */
   counters: { slowSubscribersDropped: number };
+  /** Prometheus metrics; undefined unless enable-metrics or metrics-listen-http is set. */
+  metrics: Metrics | undefined;
+}
+
+/** What an Exchange tells of each error it answers: the rejection log and the request counts. */
+export function onRefusal(ctx: ServerContext, req: RequestInfo): (e: HttpError, cause: unknown) => void {
+  return (e, cause) => {
+    ctx.rejections.record(req, e, cause);
+    ctx.metrics?.refused(req.method, e);
+  };
 }
 
 /** The slow-consumer policy's bookkeeping: every dropped subscriber is counted and logged. */
 export function recordSlowSubscriber(ctx: ServerContext, topics: readonly string[], format: string, remote: string): void {
   ctx.counters.slowSubscribersDropped++;
+  ctx.metrics?.slowSubscriberDropped(format);
   ctx.log.warn({ topics: topics.join(','), format, remote }, 'dropped a subscriber that stopped reading (buffer limit reached)');
 }

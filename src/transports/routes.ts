@@ -1,3 +1,4 @@
+import { serveMetrics } from '../metrics/endpoint.js';
 import { errors } from '../model/errors.js';
 import type { ServerContext } from './context.js';
 import type { RequestInfo } from './http/request.js';
@@ -30,6 +31,12 @@ const topicsPattern = (suffix: string): RegExp => new RegExp(`^/(${topics})/${su
 export function topicsOf(path: string, suffix: string): string[] | undefined {
   return topicsPattern(suffix).exec(path)?.[1]?.split(',');
 }
+
+/** GET /{topic}: UnifiedPush discovery; ntfy serves its web app here otherwise, and Tocsin has none. */
+const topicPage: Handler = (_ctx, ex, req) => {
+  if (!boolParam(req, 'unifiedPush', false)) throw errors.notFound;
+  ex.json({ unifiedpush: { version: 1 } });
+};
 
 const stream =
   (format: 'json' | 'sse' | 'raw'): Handler =>
@@ -92,15 +99,9 @@ export const routes: readonly Route[] = [
       ex.json({ success: true });
     },
   },
-  {
-    methods: ['GET'],
-    pattern: new RegExp(`^/(${topic})$`),
-    handle: (_ctx, ex, req) => {
-      // UnifiedPush discovery; ntfy serves its web app here otherwise, and Tocsin has none.
-      if (!boolParam(req, 'unifiedPush', false)) throw errors.notFound;
-      ex.json({ unifiedpush: { version: 1 } });
-    },
-  },
+  // enable-metrics without metrics-listen-http, as ntfy; otherwise the reserved topic name it always is.
+  { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
+  { methods: ['GET'], pattern: new RegExp(`^/(${topic})$`), handle: topicPage },
   {
     methods: ['OPTIONS'],
     pattern: /^\//,

@@ -168,6 +168,11 @@ export class Visitors implements Holder {
     return this.newcomers.work + this.idle.work + this.payers.work;
   }
 
+  /** Visitors evicted to stay within the bounds so far (tocsin_visitor_evictions_total). */
+  get evicted(): number {
+    return this.newcomers.evicted + this.idle.evicted;
+  }
+
   get billed(): number {
     return this.payers.size;
   }

@@ -34,5 +34,7 @@ describe('bench — quick mode', () => {
     assert.deepEqual(auth, ['no auth-file', 'anonymous', 'basic', 'token']);
     const limits = rows.filter((r) => r.scenario === 'limits').map((r) => (r.params as { limits: string }).limits);
     assert.deepEqual(limits, ['on', 'off (exempt)']);
+    const metrics = rows.filter((r) => r.scenario === 'publish' && (r.params as { metrics?: string }).metrics !== undefined).map((r) => (r.params as { metrics: string }).metrics);
+    assert.deepEqual(metrics, ['off', 'on, scraped every second', 'off', 'on, scraped every second']);
   });
 });

@@ -16,6 +16,7 @@ describe('lru map', () => {
     assert.equal(m.size, 16);
     m.set('k16', 16);
     assert.equal(m.size, 14, '17 entries, down to 16 - 2');
+    assert.equal(m.evicted, 3);
     assert.deepEqual(keys(m, ['k0', 'k1', 'k2', 'k3']), ['k3']);
     assert.equal(m.get('k16'), 16);
   });

@@ -51,6 +51,9 @@ describe('auth store', () => {
     assert.deepEqual(phil!.prefs, {});
     assert.equal(phil!.tier, undefined);
     await assert.rejects(s.addUser('phil', '$other', 'admin'), AlreadyExists);
+    assert.equal(await s.userCount(), 1);
+    await s.addUser('ben', '$hash', 'admin');
+    assert.equal(await s.userCount(), 2, 'a write forgets the remembered count');
     const prefs = { language: 'de', notification: { min_priority: 3 }, subscriptions: [{ base_url: 'https://ntfy.sh', topic: 'x', display_name: null }] };
     await s.changePrefs('phil', prefs);
     assert.deepEqual((await s.user('phil'))!.prefs, prefs);

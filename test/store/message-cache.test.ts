@@ -123,6 +123,15 @@ for (const [name, open] of implementations) {
       assert.equal(second?.json, messageJson(other));
     });
 
+    it('count holds every message, scheduled ones included, and drops pruned ones', async () => {
+      const cache = create();
+      assert.equal(await cache.count(), 0);
+      await cache.add([entry(message('c1')), entry(message('c2', { expires: now - 1 })), entry(message('c1', { time: now + 60 }), false)]);
+      assert.equal(await cache.count(), 3);
+      await cache.prune(now);
+      assert.equal(await cache.count(), 2);
+    });
+
     it('stats persist', async () => {
       const cache = create();
       assert.equal(await cache.loadStats(), 0);

@@ -53,6 +53,7 @@ describe('visitors — bounded under an address flood', () => {
     assert.equal(limited(() => returning.request(0)), true);
     assert.ok(registry.size <= 150, `held ${registry.size}`);
     assert.ok(registry.work - before <= 10_000 * 1.1, `entries touched ${registry.work - before}`);
+    assert.equal(registry.evicted, 10_000 - (registry.size - 1), 'every newcomer no longer held was evicted (the metric)');
   });
 
   it('a visitor active during the flood keeps its state: its empty bucket stays empty', () => {

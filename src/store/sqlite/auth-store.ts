@@ -177,6 +177,10 @@ export class SqliteAuthStore implements AuthStore {
     return rows.map((row) => this.toUser(row)!);
   }
 
+  async userCount(): Promise<number> {
+    return this.remembered('n\0users', () => this.sql('SELECT COUNT(*) FROM users').pluck().get() as number);
+  }
+
   async addUser(name: string, hash: string, role: Role): Promise<void> {
     const added = this.write('INSERT OR IGNORE INTO users (name, hash, role, sync_topic, created) VALUES (?, ?, ?, ?, ?)', 
       name, hash, role, randomName('st_', 16), Math.floor(Date.now() / 1000),

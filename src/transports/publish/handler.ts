@@ -6,7 +6,8 @@ import { BodyStream } from '../http/body-stream.js';
 import { param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { admit, attachmentOwner } from '../admit.js';
+import { admit, attachmentOwner, type Admitted } from '../admit.js';
+import type { Outbound } from '../../model/outbound.js';
 import { fromJsonBody } from './json-body.js';
 import { expiresAt, namePattern, parsePublish } from './parse.js';
 import { renderTemplated, templateBodyLimit } from './templated.js';
@@ -39,8 +40,17 @@ export async function handlePublishJson(ctx: ServerContext, ex: Exchange, req: R
 
 /** `rest` holds the body past message-size-limit, for an upload. */
 async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body, rest?: BodyStream): Promise<void> {
-  const { visitor, user } = await admit(ctx, req, [topic], 'write');
+  const startedAt = performance.now();
+  const admitted = await admit(ctx, req, [topic], 'write');
   ctx.topics.admit([topic]);
+  // Failures past the gate are ntfy's ntfy_messages_published_failure (its gate's refusals are not).
+  const { event, unifiedPush } = await store(ctx, req, topic, sequenceId, body, rest, admitted).catch(ctx.metrics?.publishFailed);
+  ctx.metrics?.published(startedAt, unifiedPush);
+  ex.send(200, `${event.json}\n`);
+}
+
+/** Parses, checks the quotas, stores the upload and renders the template, then publishes. */
+async function store(ctx: ServerContext, req: RequestInfo, topic: string, sequenceId: string | undefined, body: Body, rest: BodyStream | undefined, { visitor, user }: Admitted): Promise<{ event: Outbound; unifiedPush: boolean }> {
   const { message, cache, deliver, unifiedPush, upload, template } = parsePublish(req, body, topic, sequenceId, ctx.config);
   // UnifiedPush app servers must find a subscriber to bill (a 5xx, so Mastodon keeps the subscription).
   if (unifiedPush && ctx.config.visitorSubscriberRateLimiting && !ctx.visitors.payer(topic, Date.now())) throw errors.insufficientStorageUnifiedPush;
@@ -49,7 +59,7 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
   if (template) await renderTemplated(message, template, body, ctx.config);
   const event = await ctx.publisher.publish(message, { cache, deliver });
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
-  ex.send(200, `${event.json}\n`);
+  return { event, unifiedPush };
 }
 
 /**
@@ -59,6 +69,7 @@ async function publish(ctx: ServerContext, ex: Exchange, req: RequestInfo, topic
  */
 export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
   return async (ctx: ServerContext, ex: Exchange, req: RequestInfo, [topic, sequenceId]: string[]): Promise<void> => {
+    const startedAt = performance.now();
     const { visitor } = await admit(ctx, req, [topic as string], 'write');
     ctx.topics.admit([topic as string]);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
@@ -66,6 +77,7 @@ export function handleSequenceEvent(event: 'message_delete' | 'message_clear') {
     if (cache) message.expires = expiresAt(message.time, ctx.config.cacheDurationMs);
     visitor.message(Date.now());
     const stored = await ctx.publisher.publish(message, { cache, deliver: true });
+    ctx.metrics?.published(startedAt, false);
     ctx.log.debug({ topic, event, sequenceId }, 'sequence event');
     ex.send(200, `${stored.json}\n`);
   };

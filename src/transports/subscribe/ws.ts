@@ -3,7 +3,7 @@ import type { Outbound } from '../../model/outbound.js';
 import { errors } from '../../model/errors.js';
 import { isEmptyFilter } from '../../operators/match-filter.js';
 import type { Opened } from '../../streams/subscription.js';
-import { recordSlowSubscriber, type ServerContext } from '../context.js';
+import { onRefusal, recordSlowSubscriber, type ServerContext } from '../context.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
 import { admit, billSubscriber, enter } from '../admit.js';
@@ -56,7 +56,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
       const info = snapshot(req, res);
-      const ex = new Exchange(res, (e, cause) => ctx.rejections.record(info, e, cause));
+      const ex = new Exchange(res, onRefusal(ctx, info));
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
@@ -70,6 +70,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext): void {
           visitor.subscribe(); // a poll=1 too, while it runs (as ntfy's handleSubscribeWS)
           const socket: Socket = { topics, params, remote: info.remoteAddress, visitor, closed: false, backlog: 0, opened };
           res.cork(() => res.upgrade(socket, key, protocol, extensions, context));
+          ctx.metrics?.answered(info.method);
         };
         // The common upgrade stays synchronous; an auth-file's check, billing UnifiedPush
         // subscribers or paying for a replay (42905 must be an HTTP answer) make it wait.

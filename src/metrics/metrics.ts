@@ -1,0 +1,72 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { HttpError } from '../model/errors.js';
+import type { PublishObserver } from '../streams/publisher.js';
+import { ntfyMetrics } from './ntfy.js';
+import { RequestCounts } from './requests.js';
+import type { ServerState } from './state.js';
+import { tocsinMetrics } from './tocsin.js';
+
+/**
+ * Every metric of one server, in its own Registry (two servers in one process, as in the
+ * tests, keep apart). The hooks below are what the rest of the code calls, one line at
+ * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
+ * Gauges of state are read when scraped, never updated on the request path.
+ */
+export class Metrics implements PublishObserver {
+  readonly registry = new Registry();
+  private readonly requests = new RequestCounts();
+  private state: ServerState | undefined;
+  private readonly ntfy = ntfyMetrics(this.registry, this.requests, () => this.state);
+  private readonly own = tocsinMetrics(this.registry, this.requests, () => this.state);
+
+  constructor() {
+    // process_* as ntfy's Go client exports them (its dashboard charts memory and open
+    // files), and Node's event loop lag, heap and GC.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The server whose state the gauges report, once it is built. */
+  watch(state: ServerState): void {
+    this.state = state;
+  }
+
+  /** The exposition text and its content type, for GET /metrics. */
+  async scrape(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+
+  /** A request handled without an error (ntfy_http_requests_total 200/20000). */
+  answered(method: string): void {
+    this.requests.answered(method);
+  }
+
+  /** A request answered with an ntfy error: ntfy_http_requests_total, and tocsin_limit_hits_total for 413 and 429. */
+  refused(method: string, e: HttpError): void {
+    this.requests.refused(e.http, e.code, method);
+  }
+
+  /** A publish committed (acknowledged); `startedAt` is performance.now() when it passed the gate. */
+  published(startedAt: number, unifiedPush: boolean): void {
+    this.ntfy.publishedSuccess.inc();
+    this.ntfy.publishDurationMs.set(Math.round(performance.now() - startedAt));
+    if (unifiedPush) this.ntfy.unifiedPushSuccess.inc();
+  }
+
+  /** A publish that passed the gate and failed; rethrows, for `.catch(metrics.publishFailed)`. */
+  readonly publishFailed = (err: unknown): never => {
+    this.ntfy.publishedFailure.inc();
+    throw err;
+  };
+
+  slowSubscriberDropped(format: string): void {
+    this.own.slowSubscribers.inc({ format });
+  }
+
+  committed(size: number): void {
+    this.own.batchSize.observe(size);
+  }
+
+  delivered(seconds: number): void {
+    this.own.deliverLatency.observe(seconds);
+  }
+}
