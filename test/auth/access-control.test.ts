@@ -5,8 +5,8 @@ import bcrypt from 'bcryptjs';
 import { AccessControl } from '../../src/auth/access-control.js';
 import { provision } from '../../src/auth/provision.js';
 import { parsePermission, permissionName, type Permission } from '../../src/model/access.js';
-import { HttpError } from '../../src/model/errors.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
+import { code } from '../support/errors.js';
 import { tempDir } from '../support/server.js';
 
 const deny: Permission = { read: false, write: false };
@@ -17,16 +17,6 @@ function store(): SqliteAuthStore {
   const s = new SqliteAuthStore(join(tempDir(), 'auth.db'));
   after(() => s.close());
   return s;
-}
-
-async function code(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    assert.ok(err instanceof HttpError, String(err));
-    return err.code;
-  }
 }
 
 describe('permissions', () => {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AccessControl } from '../../src/auth/access-control.js';
 import type { User } from '../../src/model/access.js';
-import { HttpError } from '../../src/model/errors.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { visitorKey } from '../../src/visitors/address.js';
+import { code } from '../support/errors.js';
 import { tempDir } from '../support/server.js';
 
 const deny = { read: false, write: false };
@@ -25,16 +25,6 @@ function counting(): CountingStore {
   const s = new CountingStore(join(tempDir(), 'auth.db'));
   after(() => s.close());
   return s;
-}
-
-async function code(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    assert.ok(err instanceof HttpError, String(err));
-    return err.code;
-  }
 }
 
 describe('access control — under a flood', () => {
