@@ -1,24 +1,23 @@
 import { errors } from './errors.js';
 
-const byWord: Record<string, number> = {
-  '1': 1, min: 1,
-  '2': 2, low: 2,
-  '3': 3, default: 3,
-  '4': 4, high: 4,
-  '5': 5, max: 5, urgent: 5,
-};
+// A Map, not an object literal: `Priority: __proto__` must not find Object.prototype.
+const byWord = new Map<string, number>([
+  ['1', 1], ['min', 1],
+  ['2', 2], ['low', 2],
+  ['3', 3], ['default', 3],
+  ['4', 4], ['high', 4],
+  ['5', 5], ['max', 5], ['urgent', 5],
+]);
 
 /**
- * Browsers and HTTP libraries send their own `Priority` header (RFC 9218, e.g. "u=1, i");
- * ntfy ignores those values rather than rejecting the request.
+ * ntfy's priority (util.ParsePriority): 1-5 or a word; '' means not set, returned as 0.
+ * RFC 9218's `Priority: u=3` header is skipped where parameters are read (http/params.ts),
+ * so here, as in ntfy, `X-Priority: u=3` is as invalid as any other word.
  */
-const rfc9218 = /^u=\d(,\s*(i|\d))?$/;
-
-/** ntfy's priority: 1-5 or a word; '' (and an RFC 9218 value) means not set, returned as 0. */
 export function parsePriority(input: string): number {
   const value = input.trim().toLowerCase();
-  if (value === '' || rfc9218.test(value)) return 0;
-  const priority = byWord[value];
+  if (value === '') return 0;
+  const priority = byWord.get(value);
   if (priority === undefined) throw errors.priorityInvalid;
   return priority;
 }

@@ -48,14 +48,13 @@ describe('priority', () => {
     for (const [input, value] of cases) assert.equal(parsePriority(input), value, input);
   });
 
-  it('empty and RFC 9218 values mean not set (0)', () => {
+  it('empty means not set (0)', () => {
     assert.equal(parsePriority(''), 0);
-    assert.equal(parsePriority('u=1, i'), 0);
-    assert.equal(parsePriority('u=3'), 0);
+    assert.equal(parsePriority('  '), 0);
   });
 
-  it('anything else is 40007', () => {
-    for (const bad of ['0', '6', 'loud', '3.5']) {
+  it('anything else is 40007, also an RFC 9218 value (the header is skipped before) and names of Object.prototype', () => {
+    for (const bad of ['0', '6', 'loud', '3.5', 'u=3', '__proto__', 'constructor', 'toString']) {
       assert.throws(() => parsePriority(bad), (err: unknown) => err instanceof HttpError && err.code === 40007, bad);
     }
   });
