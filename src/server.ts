@@ -13,6 +13,7 @@ import { AttachmentFiles } from './store/files/attachment-files.js';
 import { visitorKey } from './visitors/address.js';
 import { Visitors } from './visitors/visitors.js';
 import { nowSeconds } from './model/message.js';
+import { describeOpenError } from './store/sqlite/open-error.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { TopicHub } from './streams/hub.js';
 import { Publisher } from './streams/publisher.js';
@@ -50,11 +51,21 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
-  if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
-  const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
+  // SQLite reads a file's pages lazily: a corrupt one may only fail at the first query, so
+  // the first read belongs to the opening.
+  const { store, knownTopics } = await opening('cache file', config.cacheFile, async () => {
+    if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
+    const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
+    try {
+      return { store, knownTopics: await store.cache.topics() };
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  });
   const { cache } = store;
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
-  topics.seed(await cache.topics());
+  topics.seed(knownTopics);
   const scheduler: Scheduler = new Scheduler(
     store.jobs,
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => housekeeping(ctx) },
@@ -134,9 +145,23 @@ function visitorsOf(config: Config, hub: TopicHub): Visitors {
   }
 }
 
+/**
+ * Runs `open` for a store file; any failure becomes a ConfigError naming the file and what
+ * is wrong with it, so `tocsin serve` ends with one line instead of a stack trace.
+ */
+async function opening<T>(what: string, file: string, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (err) {
+    throw new ConfigError(`${what} ${file} ${describeOpenError(err)}`);
+  }
+}
+
 async function openAuthStore(config: Config): Promise<AuthStore> {
-  mkdirSync(dirname(config.authFile), { recursive: true });
-  const store = new SqliteAuthStore(config.authFile);
+  const store = await opening('auth-file', config.authFile, async () => {
+    mkdirSync(dirname(config.authFile), { recursive: true });
+    return new SqliteAuthStore(config.authFile);
+  });
   try {
     await provision(store, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens });
   } catch (err) {

@@ -74,3 +74,15 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });
 }
+
+/** `tocsin serve` expected to stop at startup: resolves with its exit code and stderr once it ended. */
+export function serveUntilExit(args: string[]): Promise<{ code: number | string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--listen-http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (stderr += chunk));
+  after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code: code ?? signal ?? -1, stderr })));
+}
