@@ -56,6 +56,8 @@ export class LineStream {
   private buffer = '';
   readonly response: Promise<Response>;
   private readonly controller = new AbortController();
+  /** Why the response broke off (a reset, no final chunk); undefined while open or after a clean end or close(). */
+  failure: unknown;
 
   constructor(url: string, init: RequestInit = {}) {
     this.response = fetch(url, { ...init, signal: this.controller.signal });
@@ -74,8 +76,8 @@ export class LineStream {
           this.buffer = this.buffer.slice(nl + 1);
         }
       }
-    } catch {
-      // aborted by close()
+    } catch (err) {
+      if (!this.controller.signal.aborted) this.failure = err;
     }
     this.lines.end('stream ended');
   }
@@ -114,6 +116,15 @@ export class SseStream {
 
   get response(): Promise<Response> {
     return this.lines.response;
+  }
+
+  get failure(): unknown {
+    return this.lines.failure;
+  }
+
+  /** Waits until the server ends the response. */
+  end(timeoutMs?: number): Promise<void> {
+    return this.lines.end(timeoutMs);
   }
 
   async next(timeoutMs?: number): Promise<SseEvent> {

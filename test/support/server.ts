@@ -52,14 +52,18 @@ export interface ChildServer {
 
 const bin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
 
-/** `tocsin serve` in its own process (for SIGKILL and restart tests); resolves when it listens. */
-export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
+/**
+ * `tocsin serve` in its own process (for SIGKILL and restart tests); resolves when it listens.
+ * `onSpawn` sees the process before then (to watch what it opens).
+ */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}, onSpawn?: (child: ChildProcess) => void): Promise<ChildServer> {
   const defaults = Object.entries(unlimited).flatMap(([key, value]) => [`--${key}`, String(value)]);
   const child = spawn(process.execPath, [bin, 'serve', '--listen-http', '127.0.0.1:0', '--log-format', 'json', ...defaults, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  onSpawn?.(child);
   after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

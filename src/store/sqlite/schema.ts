@@ -38,7 +38,10 @@ const migrations: readonly string[] = [
 ];
 
 export function openCacheSchema(db: Database.Database): void {
-  db.transaction(() => {
+  // IMMEDIATE takes the write lock first: a deferred transaction that reads and then writes
+  // gets SQLITE_BUSY at once when another process holds the lock (SQLite skips the busy
+  // handler there to avoid a deadlock), so a briefly locked file would stop the start.
+  const open = db.transaction(() => {
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
     const version = exists ? (db.prepare('SELECT version FROM schema_version WHERE id = 1').pluck().get() as number | undefined) : undefined;
     if (version !== undefined && version > schemaVersion) throw new Error(`cache schema version ${version} is newer than this Tocsin (${schemaVersion})`);
@@ -46,5 +49,6 @@ export function openCacheSchema(db: Database.Database): void {
     else for (let v = version; v < schemaVersion; v++) db.exec(migrations[v - 1] as string);
     db.exec(createWaitingIndex);
     db.prepare('INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version').run(schemaVersion);
-  })();
+  });
+  open.immediate();
 }
