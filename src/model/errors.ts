@@ -88,6 +88,9 @@ export const errors = {
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   internal: row(50001, 500, 'internal server error'),
   insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),
+  // Tocsin's own (ntfy answers 50001 for any cache failure): the message was not stored, and a retry may succeed.
+  cacheFull: row(50702, 507, 'insufficient storage: the message cache is full, the message was not stored'),
+  cacheUnavailable: row(50301, 503, 'service unavailable: the message cache cannot be written, the message was not stored'),
 } as const;
 
 export type ErrorName = keyof typeof errors;

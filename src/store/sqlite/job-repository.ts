@@ -15,6 +15,7 @@ import {
 } from 'agenda';
 import type Database from 'better-sqlite3';
 import { Statements } from './statements.js';
+import { writeFailure } from './write-error.js';
 
 /**
  * Agenda's JobRepository on the embedded SQLite database. The columns are the fields the
@@ -153,7 +154,11 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
-    return this.db.transaction(() => this.save(job as Job, options?.lastModifiedBy))() as JobParameters<DATA>;
+    try {
+      return this.db.transaction(() => this.save(job as Job, options?.lastModifiedBy))() as JobParameters<DATA>;
+    } catch (err) {
+      throw writeFailure(err); // a scheduled publish is answered 507/503 when its job cannot be saved
+    }
   }
 
   async saveJobState(job: Job, options: JobRepositoryOptions | undefined): Promise<void> {

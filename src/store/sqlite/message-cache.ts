@@ -3,6 +3,7 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { openCacheSchema } from './schema.js';
+import { writeFailure } from './write-error.js';
 
 /** `[seq, json]`: rows come back as arrays, cheaper than objects for better-sqlite3 to build. */
 type Row = [number, string];
@@ -69,11 +70,19 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
-    return this.insertBatch(entries);
+    try {
+      return this.insertBatch(entries);
+    } catch (err) {
+      throw writeFailure(err);
+    }
   }
 
   async release(ids: readonly string[]): Promise<Outbound[]> {
-    return this.releaseBatch(ids);
+    try {
+      return this.releaseBatch(ids);
+    } catch (err) {
+      throw writeFailure(err);
+    }
   }
 
   async replay(q: ReplayQuery): Promise<Replay> {

@@ -1,4 +1,5 @@
 import { HttpError, errors } from '../../model/errors.js';
+import { StoreWriteError } from '../../store/write-error.js';
 import type { Readable } from 'node:stream';
 import type { HttpResponse } from './uws.js';
 
@@ -16,6 +17,7 @@ const statusText: Record<number, string> = {
   416: '416 Range Not Satisfiable',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
   507: '507 Insufficient Storage',
 };
 
@@ -115,8 +117,13 @@ export class Exchange {
    */
   error(err: unknown): void {
     if (this.aborted) return;
-    const e = err instanceof HttpError ? err : errors.internal;
+    const e = err instanceof HttpError ? err : err instanceof StoreWriteError ? storeError(err) : errors.internal;
     this.onError?.(e, err);
     this.send(e.http, `${JSON.stringify(e)}\n`);
   }
+}
+
+/** A store that could not write: 507 when full, 503 otherwise; nothing was stored either way. */
+function storeError(err: StoreWriteError): HttpError {
+  return err.full ? errors.cacheFull : errors.cacheUnavailable;
 }
