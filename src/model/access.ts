@@ -38,7 +38,8 @@ export const bcryptCost = 10;
 
 export const readWrite: Permission = { read: true, write: true };
 
-const permissionWords: Record<string, Permission> = {
+// A Map: a user's word such as `constructor` must not find Object.prototype's.
+const permissionWords = new Map<string, Permission>(Object.entries({
   'read-write': readWrite,
   rw: readWrite,
   'read-only': { read: true, write: false },
@@ -50,11 +51,11 @@ const permissionWords: Record<string, Permission> = {
   'deny-all': { read: false, write: false },
   deny: { read: false, write: false },
   none: { read: false, write: false },
-};
+}));
 
 /** A permission word with ntfy's aliases (rw, ro, wo, none ...); undefined when it is none of them. */
 export function parsePermission(word: string): Permission | undefined {
-  return permissionWords[word.trim().toLowerCase()];
+  return permissionWords.get(word.trim().toLowerCase());
 }
 
 /** ntfy's name for a permission, as the CLI prints it. */

@@ -26,7 +26,7 @@ describe('permissions', () => {
       ['write-only', 'write-only'], ['write', 'write-only'], ['wo', 'write-only'], ['deny-all', 'deny-all'], ['deny', 'deny-all'], ['none', 'deny-all'],
     ];
     for (const [word, name] of cases) assert.equal(permissionName(parsePermission(word) as Permission), name, word);
-    assert.equal(parsePermission('everything'), undefined);
+    for (const unknown of ['everything', '__proto__', 'constructor', 'toString']) assert.equal(parsePermission(unknown), undefined, unknown);
   });
 });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { HttpError } from '../../src/model/errors.js';
+import { parsePermission } from '../../src/model/access.js';
 import { parseFutureTime } from '../../src/model/future-time.js';
 import { parsePriority } from '../../src/model/priority.js';
 import { TemplateError, compile } from '../../src/template/index.js';
@@ -41,6 +42,13 @@ describe('parsers — properties', () => {
 
   it('priorities: 1 to 5, 0 for none, or 40007', () => {
     fc.assert(fc.property(fc.string(), (input) => refusesWith(HttpError, () => assert.ok([0, 1, 2, 3, 4, 5].includes(parsePriority(input))))));
+  });
+
+  it('permission words: a permission or undefined, never another object', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'rw', 'deny')), (word) => {
+      const p = parsePermission(word);
+      if (p !== undefined) assert.deepEqual(Object.keys(p), ['read', 'write'], word);
+    }));
   });
 
   it('template text: a template or a TemplateError, at compile and at render', () => {
