@@ -18,7 +18,12 @@ export class AuthFile {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
-    openAuthSchema(this.db);
+    try {
+      openAuthSchema(this.db);
+    } catch (err) {
+      this.db.close(); // the caller gets no store to close
+      throw err;
+    }
     this.statements = new Statements(this.db);
     this.cache = new ReadCache(() => this.sql('PRAGMA data_version').pluck().get() as number);
   }

@@ -1,6 +1,11 @@
 import type Database from 'better-sqlite3';
 
-const createSchema = `
+/**
+ * Version 1, the tables as the auth-file had them before it carried a version. Every
+ * statement is IF NOT EXISTS, so the step that brings a file to version 1 creates them in
+ * a new file and leaves a file made before versioning exactly as it is.
+ */
+const version1 = `
   CREATE TABLE IF NOT EXISTS tiers (
     code TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -46,6 +51,29 @@ const createSchema = `
   CREATE INDEX IF NOT EXISTS idx_users_tier ON users (tier);
 `;
 
+/** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
+const migrations: readonly string[] = [version1];
+
+const latest = migrations.length;
+
+/**
+ * Brings the auth-file to the latest version, the steps in order, all in one transaction.
+ * The version is SQLite's `user_version` in the file header rather than a table, so the
+ * tables of version 1 stay exactly those files made before versioning have; such a file
+ * reads 0, as a new one does. A newer version than this Tocsin knows stops the open: its
+ * tables may mean something these queries would misread or break.
+ */
 export function openAuthSchema(db: Database.Database): void {
-  db.exec(createSchema);
+  // IMMEDIATE takes the write lock first, as the cache's schema step does: a deferred
+  // read-then-write transaction gets SQLITE_BUSY at once while another process writes,
+  // where this one waits out busy_timeout.
+  const open = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > latest) throw new Error(`auth-file schema version ${version} is newer than this Tocsin (${latest})`);
+    for (const step of migrations.slice(version)) db.exec(step);
+    // Written only when it moves: a write on every open would make every other connection
+    // (the server, while the CLI opens the file) forget its remembered reads.
+    if (version !== latest) db.pragma(`user_version = ${latest}`);
+  });
+  open.immediate();
 }
