@@ -1,0 +1,62 @@
+import type { Grant, Permission } from '../../../model/access.js';
+import type { Provisioning } from '../../auth-store.js';
+import type { AuthFile } from './file.js';
+
+/**
+ * Whether the bound topic matches an entry's `topic` pattern. Patterns are stored as
+ * written (`alerts*`) and matched with SQLite's case-insensitive LIKE after `_` is escaped
+ * and `*` becomes `%`, as ntfy does.
+ */
+export const topicMatches = `? LIKE replace(replace(topic, '_', '\\_'), '*', '%') ESCAPE '\\'`;
+
+/** The access entries (table `access`): who may read or write which topic patterns. */
+export class Grants {
+  constructor(private readonly file: AuthFile) {}
+
+  permission(username: string, topic: string): Permission | undefined {
+    return this.file.remembered(`p\0${username}\0${topic}`, () => {
+      const row = this.file.sql(
+        `SELECT read, write FROM access
+         WHERE (user = ? OR user = '*') AND ${topicMatches}
+         ORDER BY user = '*', length(topic) DESC, write DESC LIMIT 1`,
+      ).get(username, topic) as { read: number; write: number } | undefined;
+      return row && { read: row.read === 1, write: row.write === 1 };
+    });
+  }
+
+  of(username: string): Grant[] {
+    const rows = this.file.sql('SELECT topic, read, write FROM access WHERE user = ? ORDER BY length(topic) DESC, write DESC, read DESC, topic').all(username) as {
+      topic: string;
+      read: number;
+      write: number;
+    }[];
+    return rows.map((r) => ({ topic: r.topic, permission: { read: r.read === 1, write: r.write === 1 } }));
+  }
+
+  /** Adds or replaces one entry; `owner` is the user whose reservation made it. */
+  put(username: string, topic: string, p: Permission, owner: string | null, provisioned = false): void {
+    this.file.write(
+      `INSERT INTO access (user, topic, read, write, owner, provisioned) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user, topic) DO UPDATE SET read = excluded.read, write = excluded.write, owner = excluded.owner, provisioned = excluded.provisioned`,
+      username, topic, p.read ? 1 : 0, p.write ? 1 : 0, owner, provisioned ? 1 : 0,
+    );
+  }
+
+  /** Removes one entry, all of a user's (and those their reservations made), or every entry. */
+  reset(username?: string, topic?: string): void {
+    if (username === undefined) this.file.write('DELETE FROM access');
+    else if (topic === undefined) this.file.write('DELETE FROM access WHERE user = ? OR owner = ?', username, username);
+    else this.file.write('DELETE FROM access WHERE (user = ? OR owner = ?) AND topic = ?', username, username, topic);
+  }
+
+  /** Removes the user's own entries, keeping what their reservations grant everyone. */
+  removeOwn(username: string): void {
+    this.file.write('DELETE FROM access WHERE user = ?', username);
+  }
+
+  /** Entries carry no state of their own: the provisioned ones are dropped and added anew. */
+  provision(grants: Provisioning['grants']): void {
+    this.file.write('DELETE FROM access WHERE provisioned = 1');
+    for (const g of grants) this.put(g.user, g.topic, g.permission, null, true);
+  }
+}

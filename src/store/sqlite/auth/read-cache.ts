@@ -1,0 +1,49 @@
+import { LruMap } from '../../../model/lru-map.js';
+
+/**
+ * Reads remembered, least recently used forgotten first: keys come from requests (names,
+ * tokens, topics, also unknown ones), so a flood of made-up tokens must neither grow the
+ * memory nor push out what the real clients use.
+ */
+const limit = 10_000;
+
+/**
+ * The reads of every request (who a name or token is, what a user may do with a topic),
+ * remembered until the file changes: `dataVersion` (SQLite's `PRAGMA data_version`) moves
+ * when another connection (the CLI, another server) commits, and this connection's own
+ * writes call `clear`. One pragma per millisecond instead of three queries and a JSON
+ * parse per request.
+ */
+export class ReadCache {
+  private readonly memo = new LruMap<string, unknown>(limit);
+  private version = -1;
+  private checkedAt = 0;
+
+  constructor(private readonly dataVersion: () => number) {}
+
+  /** Reads remembered now (for tests: bounded by `limit`). */
+  get size(): number {
+    return this.memo.size;
+  }
+
+  get<T>(key: string, read: () => T): T {
+    // At most one pragma per millisecond: a request reads two or three keys, and another
+    // process's change is not expected sooner than that.
+    const now = Date.now();
+    if (now !== this.checkedAt) {
+      this.checkedAt = now;
+      const version = this.dataVersion();
+      if (version !== this.version) this.memo.clear();
+      this.version = version;
+    }
+    const hit = this.memo.get(key);
+    if (hit !== undefined || this.memo.has(key)) return hit as T; // undefined is remembered too: no such user
+    const value = read();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.memo.clear();
+  }
+}

@@ -1,0 +1,79 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Version 1, the tables as the auth-file had them before it carried a version. Every
+ * statement is IF NOT EXISTS, so the step that brings a file to version 1 creates them in
+ * a new file and leaves a file made before versioning exactly as it is.
+ */
+const version1 = `
+  CREATE TABLE IF NOT EXISTS tiers (
+    code TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    message_limit INTEGER NOT NULL,
+    message_expiry_duration INTEGER NOT NULL,
+    email_limit INTEGER NOT NULL,
+    call_limit INTEGER NOT NULL,
+    reservation_limit INTEGER NOT NULL,
+    attachment_file_size_limit INTEGER NOT NULL,
+    attachment_total_size_limit INTEGER NOT NULL,
+    attachment_expiry_duration INTEGER NOT NULL,
+    attachment_bandwidth_limit INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS users (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    role TEXT NOT NULL,
+    tier TEXT REFERENCES tiers (code),
+    sync_topic TEXT NOT NULL,
+    prefs TEXT NOT NULL DEFAULT '{}',
+    provisioned INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS access (
+    user TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    read INTEGER NOT NULL,
+    write INTEGER NOT NULL,
+    owner TEXT,
+    provisioned INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user, topic)
+  );
+  CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    user TEXT NOT NULL REFERENCES users (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    label TEXT NOT NULL,
+    expires INTEGER NOT NULL,
+    last_access INTEGER NOT NULL,
+    last_origin TEXT NOT NULL,
+    provisioned INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX IF NOT EXISTS idx_tokens_user ON tokens (user);
+  CREATE INDEX IF NOT EXISTS idx_users_tier ON users (tier);
+`;
+
+/** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
+const migrations: readonly string[] = [version1];
+
+const latest = migrations.length;
+
+/**
+ * Brings the auth-file to the latest version, the steps in order, all in one transaction.
+ * The version is SQLite's `user_version` in the file header rather than a table, so the
+ * tables of version 1 stay exactly those files made before versioning have; such a file
+ * reads 0, as a new one does. A newer version than this Tocsin knows stops the open: its
+ * tables may mean something these queries would misread or break.
+ */
+export function openAuthSchema(db: Database.Database): void {
+  // IMMEDIATE takes the write lock first, as the cache's schema step does: a deferred
+  // read-then-write transaction gets SQLITE_BUSY at once while another process writes,
+  // where this one waits out busy_timeout.
+  const open = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > latest) throw new Error(`auth-file schema version ${version} is newer than this Tocsin (${latest})`);
+    for (const step of migrations.slice(version)) db.exec(step);
+    // Written only when it moves: a write on every open would make every other connection
+    // (the server, while the CLI opens the file) forget its remembered reads.
+    if (version !== latest) db.pragma(`user_version = ${latest}`);
+  });
+  open.immediate();
+}
