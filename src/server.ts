@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { config as rxConfig } from 'rxjs';
 import { AccessControl } from './auth/access-control.js';
@@ -8,13 +6,10 @@ import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
-import { SqliteAuthStore } from './store/sqlite/auth-store.js';
-import { AttachmentFiles } from './store/files/attachment-files.js';
+import { openStores, type Stores } from './store/index.js';
 import { visitorKey } from './visitors/address.js';
 import { Visitors } from './visitors/visitors.js';
 import { nowSeconds } from './model/message.js';
-import { describeOpenError } from './store/sqlite/open-error.js';
-import { openSqliteStore } from './store/sqlite/store.js';
 import { TopicHub } from './streams/hub.js';
 import { Publisher } from './streams/publisher.js';
 import { Scheduler } from './streams/scheduler.js';
@@ -51,21 +46,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
-  // SQLite reads a file's pages lazily: a corrupt one may only fail at the first query, so
-  // the first read belongs to the opening.
-  const { store, knownTopics } = await opening('cache file', config.cacheFile, async () => {
-    if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
-    const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
-    try {
-      return { store, knownTopics: await store.cache.topics() };
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-  });
-  const { cache } = store;
+  const store = await openStores(config);
+  const { cache, auth: authStore, attachments } = store;
+  if (authStore) await provisionOrClose(store, authStore, config);
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
-  topics.seed(knownTopics);
+  topics.seed(store.knownTopics);
   const scheduler: Scheduler = new Scheduler(
     store.jobs,
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => housekeeping(ctx) },
@@ -80,8 +65,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     observer: metrics,
   });
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
-  const authStore = config.authFile ? await openAuthStore(config) : undefined;
-  const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
@@ -124,7 +107,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       ctx.connections.clear();
       await cache.saveStats(stats.messages);
       await store.close();
-      await authStore?.close();
       log.info('stopped');
     })());
   return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), context: ctx, close };
@@ -145,30 +127,14 @@ function visitorsOf(config: Config, hub: TopicHub): Visitors {
   }
 }
 
-/**
- * Runs `open` for a store file; any failure becomes a ConfigError naming the file and what
- * is wrong with it, so `tocsin serve` ends with one line instead of a stack trace.
- */
-async function opening<T>(what: string, file: string, open: () => Promise<T>): Promise<T> {
+/** Makes the auth store hold what server.yml provisions; a bad entry closes the stores and stops the start. */
+async function provisionOrClose(stores: Stores, auth: AuthStore, config: Config): Promise<void> {
   try {
-    return await open();
+    await provision(auth, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens });
   } catch (err) {
-    throw new ConfigError(`${what} ${file} ${describeOpenError(err)}`);
-  }
-}
-
-async function openAuthStore(config: Config): Promise<AuthStore> {
-  const store = await opening('auth-file', config.authFile, async () => {
-    mkdirSync(dirname(config.authFile), { recursive: true });
-    return new SqliteAuthStore(config.authFile);
-  });
-  try {
-    await provision(store, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens });
-  } catch (err) {
-    await store.close();
+    await stores.close();
     throw new ConfigError(err instanceof Error ? err.message : String(err));
   }
-  return store;
 }
 
 function listen(app: ReturnType<typeof uws.App>, host: string, port: number): Promise<us_listen_socket> {

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
 import { everyone, parsePermission, permissionName, type Permission, type User } from '../model/access.js';
 import type { Tier } from '../model/account.js';
 import type { AuthStore } from '../store/auth-store.js';
-import { SqliteAuthStore } from '../store/sqlite/auth-store.js';
+import { openAuthStore } from '../store/index.js';
 
 /**
  * What the admin commands (`user`, `access`, `token`, `tier`) share, in ntfy's shapes:
@@ -100,9 +99,7 @@ function open(options: Record<string, string | undefined>): AuthAdmin {
     }
     throw err;
   }
-  if (!config.authFile) throw new Error('option auth-file not set; auth is unconfigured for this server');
-  if (!existsSync(config.authFile)) throw new Error('auth-file does not exist; please start the server at least once to create it');
-  return { store: new SqliteAuthStore(config.authFile), defaultAccess: parsePermission(config.authDefaultAccess) as Permission };
+  return { store: openAuthStore(config), defaultAccess: parsePermission(config.authDefaultAccess) as Permission };
 }
 
 /** `NAME` as the commands take it: `everyone` and `*` are anonymous visitors. */

@@ -145,6 +145,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
   return {
     baseUrl: str('base-url').replace(/\/+$/, ''),
     listenHttp: parseListen(str('listen-http')),
+    databaseUrl: str('database-url'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),
     cacheStartupQueries: str('cache-startup-queries'),

@@ -17,6 +17,11 @@ export interface Setting {
 export const settings = {
   'base-url': { kind: 'string', default: '', doc: 'Public URL of this server, e.g. https://ntfy.example.com; used in titles and attachment links' },
   'listen-http': { kind: 'string', default: ':80', doc: 'Address to listen on, [host]:port' },
+  'database-url': {
+    kind: 'string',
+    default: '',
+    doc: 'Tocsin: a database server for every store instead of cache-file, auth-file and attachment-cache-dir; none is supported yet, so any value stops startup',
+  },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
   'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },
@@ -113,6 +118,8 @@ export interface RateLimit {
 export interface Config {
   baseUrl: string;
   listenHttp: { host: string; port: number };
+  /** Empty: the embedded stores (store/index.ts picks the backend). */
+  databaseUrl: string;
   cacheFile: string;
   cacheDurationMs: number;
   cacheStartupQueries: string;

@@ -35,6 +35,12 @@ export type AllowWrite = (bytes: number, size: number) => boolean;
 /**
  * Uploaded attachments (ntfy's attachment-cache-dir): files with their metadata, and what
  * they add up to, in total and per owner, so limits are checked without touching disk.
+ * Contract, for every implementation:
+ * - A file is visible (`stat`, `read`, `expire`) only once its upload committed, and then
+ *   whole; an upload cut off or aborted leaves nothing, not even after a crash.
+ * - Committed files and their metadata survive a restart; uploads in progress do not.
+ * - `usage` and `total` answer at once (no I/O): the limits check them on every chunk.
+ * - `read` is only asked for a file `stat` knows; `remove` of an unknown id does nothing.
  */
 export interface AttachmentStore {
   /**

@@ -21,9 +21,13 @@ export interface Provisioning {
 }
 
 /**
- * The users, access entries and tokens of access control (the `auth-file`). Every call
- * reads the store anew: the CLI changes it from another process while the server runs.
- * Names are checked by the callers; a missing user makes a change throw `NotFound`.
+ * The users, access entries and tokens of access control (the `auth-file`). Contract, for
+ * every implementation:
+ * - Every call reads the store anew: the CLI changes it from another process while the
+ *   server runs, and the server must see the change at its next call.
+ * - Each change is atomic and committed when its promise resolves (the CLI exits right
+ *   after); one that throws leaves nothing of itself behind.
+ * - Names are checked by the callers; a missing user makes a change throw `NotFound`.
  */
 export interface AuthStore {
   user(name: string): Promise<User | undefined>;

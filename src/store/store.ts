@@ -2,9 +2,16 @@ import type { AgendaBackend } from 'agenda';
 import type { MessageCache } from './message-cache.js';
 
 /**
- * Everything Tocsin persists, behind ports: the message cache and the scheduler's jobs
- * (Agenda's own backend interface). The embedded store puts both in one SQLite file; the
- * scale-out store will put them in MongoDB. Nothing outside src/store knows which runs.
+ * Everything Tocsin persists about messages, behind ports: the message cache and the
+ * scheduler's jobs (Agenda's own backend interface, whose contract is Agenda's). The
+ * embedded store puts both in one SQLite file; the scale-out store will put them in
+ * MongoDB. Nothing outside src/store knows which runs. Contract:
+ * - The cache and the jobs are kept in one database, so a backup, a restore or a lost
+ *   file takes a scheduled message and its job together. The publisher saves the job
+ *   before the message commits; a job whose message never committed, or was replaced or
+ *   deleted, finds nothing to release (see `MessageCache.release`).
+ * - `close` is called once, after the scheduler stopped and the publisher drained; it
+ *   waits for nothing in flight, and nothing is called after it.
  */
 export interface Store {
   cache: MessageCache;

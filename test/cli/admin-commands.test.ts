@@ -125,6 +125,16 @@ describe('tocsin user', () => {
     const badRole = await tocsin(['user', 'add', '--role=king', 'carl']);
     assert.deepEqual([badRole.code, badRole.stderr], [1, "role must be either 'user' or 'admin'\n"]);
   });
+
+  it('a database-url no backend handles stops the command instead of using the auth-file', async () => {
+    const yml = join(tempDir(), 'server.yml');
+    writeFileSync(yml, `auth-file: ${authFile}\ndatabase-url: mongodb://db.example/tocsin\n`);
+    const run = await tocsin(['user', 'list', '--config', yml]);
+    assert.deepEqual(
+      [run.code, run.stderr],
+      [1, 'database-url: unsupported scheme "mongodb:" (no database server is supported yet; leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)\n'],
+    );
+  });
 });
 
 describe('tocsin access', () => {

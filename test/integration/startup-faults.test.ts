@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -69,5 +69,19 @@ describe('startup — auth-file faults', () => {
     const file = join(dir, 'auth-directory.db');
     mkdirSync(file);
     await assertStops(['--auth-file', file], `auth-file ${file} cannot be opened (is it a directory, or not readable and writable?)`);
+  });
+});
+
+describe('startup — database-url', () => {
+  const hint = '(no database server is supported yet; leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)';
+
+  it('a scheme no backend handles stops the start before any store file is made', async () => {
+    const file = join(dir, 'never-made.db');
+    await assertStops(['--database-url', 'postgres://db.example/tocsin', '--cache-file', file], `database-url: unsupported scheme "postgres:" ${hint}`);
+    assert.equal(existsSync(file), false);
+  });
+
+  it('a value without a scheme stops the start', async () => {
+    await assertStops(['--database-url', 'tocsin.db'], `database-url: "tocsin.db" is not a URL ${hint}`);
   });
 });

@@ -1,3 +1,17 @@
+import { ConfigError } from '../../config/load.js';
+
+/**
+ * Runs `open` for a store file; any failure becomes a ConfigError naming the file and what
+ * is wrong with it, so `tocsin serve` ends with one line instead of a stack trace.
+ */
+export async function opening<T>(what: string, file: string, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (err) {
+    throw new ConfigError(`${what} ${file} ${describeOpenError(err)}`);
+  }
+}
+
 /**
  * Why a store file could not be opened, as the end of the one line `tocsin serve` prints
  * ("cache file /x/cache.db is not a SQLite database"). better-sqlite3 reports SQLite's

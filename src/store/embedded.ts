@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { AuthStore } from './auth-store.js';
+import { AttachmentFiles } from './files/attachment-files.js';
+import type { Stores } from './index.js';
+import type { Store } from './store.js';
+import { SqliteAuthStore } from './sqlite/auth-store.js';
+import { opening } from './sqlite/open-error.js';
+import { openSqliteStore } from './sqlite/store.js';
+
+/**
+ * The embedded backend, used when database-url is unset: the cache and the jobs in one
+ * SQLite file (cache-file; memory when empty), access control in its own SQLite file
+ * (auth-file) and uploads as files (attachment-cache-dir). A store that fails to open
+ * closes the ones opened before it.
+ */
+export async function openEmbedded(config: Config): Promise<Stores> {
+  const { store, knownTopics } = await openCache(config);
+  let auth: AuthStore | undefined;
+  try {
+    auth = config.authFile ? await openAuthFile(config.authFile) : undefined;
+    const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
+    const close = async (): Promise<void> => {
+      await store.close();
+      await auth?.close();
+    };
+    return { ...store, knownTopics, auth, attachments, close };
+  } catch (err) {
+    await store.close();
+    await auth?.close();
+    throw err;
+  }
+}
+
+/**
+ * The auth-file for the admin commands, which never create it: ntfy's CLI wants a file
+ * the server made, so a typo in the path is not taken for a new, empty database.
+ */
+export function openExistingAuthFile(config: Config): AuthStore {
+  if (!config.authFile) throw new Error('option auth-file not set; auth is unconfigured for this server');
+  if (!existsSync(config.authFile)) throw new Error('auth-file does not exist; please start the server at least once to create it');
+  return new SqliteAuthStore(config.authFile);
+}
+
+// SQLite reads a file's pages lazily: a corrupt one may only fail at the first query, so
+// the first read belongs to the opening.
+function openCache(config: Config): Promise<{ store: Store; knownTopics: Set<string> }> {
+  return opening('cache file', config.cacheFile, async () => {
+    if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
+    const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);
+    try {
+      return { store, knownTopics: await store.cache.topics() };
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  });
+}
+
+function openAuthFile(file: string): Promise<AuthStore> {
+  return opening('auth-file', file, async () => {
+    mkdirSync(dirname(file), { recursive: true });
+    return new SqliteAuthStore(file);
+  });
+}

@@ -1,0 +1,46 @@
+import { ConfigError } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import type { AttachmentStore } from './attachment-store.js';
+import type { AuthStore } from './auth-store.js';
+import { openEmbedded, openExistingAuthFile } from './embedded.js';
+import type { Store } from './store.js';
+
+/**
+ * The one place a backend is chosen, from database-url: unset opens the embedded one
+ * (embedded.ts); a database server is not supported yet, so any value stops startup
+ * rather than quietly falling back to the files. Nothing outside src/store imports an
+ * implementation: the server and the CLI get the ports from here.
+ */
+export interface Stores extends Store {
+  /** The topics the cache held when opened (its first read, so a corrupt cache fails the opening). */
+  knownTopics: Set<string>;
+  /** Undefined without auth-file: access control is off. */
+  auth: AuthStore | undefined;
+  /** Undefined without attachment-cache-dir: uploads are refused. */
+  attachments: AttachmentStore | undefined;
+  /** Closes every store opened; the caller has stopped using them. */
+  close(): Promise<void>;
+}
+
+/** Opens every store of `tocsin serve`; a store that cannot open throws a ConfigError naming it. */
+export async function openStores(config: Config): Promise<Stores> {
+  refuseDatabaseUrl(config.databaseUrl);
+  return openEmbedded(config);
+}
+
+/**
+ * The auth store alone, for the admin commands (`user`, `access`, `token`, `tier`). It is
+ * synchronous because they open it on first use, from a getter, after their arguments
+ * were checked.
+ */
+export function openAuthStore(config: Config): AuthStore {
+  refuseDatabaseUrl(config.databaseUrl);
+  return openExistingAuthFile(config);
+}
+
+function refuseDatabaseUrl(url: string): void {
+  if (url === '') return;
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
+  const what = scheme ? `unsupported scheme "${scheme}"` : `${JSON.stringify(url)} is not a URL`;
+  throw new ConfigError(`database-url: ${what} (no database server is supported yet; leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)`);
+}
