@@ -8,7 +8,13 @@ import { parseDuration } from './units.js';
  * ("10am", "tomorrow, 3pm"). A time of day already past today means the same time tomorrow.
  */
 export function parseFutureTime(input: string, now: Date): Date {
-  const s = input.trim();
+  const at = parseAny(input.trim(), now);
+  // "99979220 d" or a 20-digit timestamp is past what a Date holds (Go's parse overflows too).
+  if (!Number.isFinite(at.getTime())) throw errors.delayCannotParse;
+  return at;
+}
+
+function parseAny(s: string, now: Date): Date {
   if (/^\d+$/.test(s)) {
     const at = new Date(Number(s) * 1000);
     if (at.getTime() >= Math.floor(now.getTime() / 1000) * 1000) return at;

@@ -29,8 +29,8 @@ describe('delay', () => {
     assert.equal(at('Tuesday 7pm').getTime(), local(24, 19).getTime());
   });
 
-  it('unparseable input, past timestamps and past dates are 40004', () => {
-    for (const bad of ['whenever pigs fly', '', String(Math.floor(now.getTime() / 1000) - 60), '2025-01-01', 'March 3, 2020 10am']) {
+  it('unparseable input, past timestamps, past dates and times no Date holds are 40004', () => {
+    for (const bad of ['whenever pigs fly', '', String(Math.floor(now.getTime() / 1000) - 60), '2025-01-01', 'March 3, 2020 10am', '999999999 d', '99999999999999999999', '9999999999999h']) {
       assert.throws(() => at(bad), (err: unknown) => err instanceof HttpError && err.code === 40004, bad);
     }
   });
