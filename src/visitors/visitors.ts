@@ -1,6 +1,7 @@
 import type { BlockList } from 'node:net';
 import type { Config } from '../config/schema.js';
 import type { User } from '../model/access.js';
+import { FifoMap } from '../model/fifo-map.js';
 import { LruMap } from '../model/lru-map.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
 import { Payers } from './payers.js';
@@ -47,8 +48,8 @@ export interface VisitorsOptions {
 /**
  * Every visitor seen recently, by key (ntfy's visitor map), at O(1) per request whatever
  * the spread of addresses. Three tables:
- * - `newcomers`: visitors seen once (see defaultNewcomers); a second request moves one
- *   to `idle`.
+ * - `newcomers`: visitors seen once (see defaultNewcomers), oldest dropped first; a
+ *   second request moves one to `idle`.
  * - `held`: visitors holding subscriptions. Never evicted — their count is what limits
  *   subscriptions, and a fresh visitor for the same address would grant the limit again.
  *   They number at most the open subscriptions (each is an open connection).
@@ -61,7 +62,7 @@ export interface VisitorsOptions {
  *   here, so it survives eviction.
  */
 export class Visitors implements Holder {
-  private readonly newcomers: LruMap<string, Visitor>;
+  private readonly newcomers: FifoMap<string, Visitor>;
   private readonly idle: LruMap<string, Visitor>;
   private readonly held = new Map<string, Visitor>();
   private readonly payers: Payers;
@@ -74,7 +75,7 @@ export class Visitors implements Holder {
     options: VisitorsOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.newcomers = new LruMap(options.newcomers ?? defaultNewcomers, { now: this.now });
+    this.newcomers = new FifoMap(options.newcomers ?? defaultNewcomers);
     this.idle = new LruMap(options.maxVisitors ?? defaultMaxVisitors, { now: this.now });
     this.payers = new Payers(2 * Math.max(1, config.globalTopicLimit), options.isLive ?? (() => false), this.now);
     this.trusted = networks('proxy-trusted-hosts', config.proxyTrustedHosts);
@@ -112,7 +113,7 @@ export class Visitors implements Holder {
 
   /** A newcomer's second request makes it a regular visitor. */
   private promote(key: string): Visitor | undefined {
-    const visitor = this.newcomers.peek(key);
+    const visitor = this.newcomers.get(key);
     if (visitor === undefined) return undefined;
     this.newcomers.delete(key);
     this.idle.set(key, visitor);
@@ -132,7 +133,7 @@ export class Visitors implements Holder {
    */
   hold(visitor: Visitor): void {
     if (this.idle.peek(visitor.key) === visitor) this.idle.delete(visitor.key);
-    if (this.newcomers.peek(visitor.key) === visitor) this.newcomers.delete(visitor.key);
+    if (this.newcomers.get(visitor.key) === visitor) this.newcomers.delete(visitor.key);
     if (!this.held.has(visitor.key)) this.held.set(visitor.key, visitor);
   }
 
@@ -156,7 +157,9 @@ export class Visitors implements Holder {
   /** Housekeeping: forgets visitors and bills unseen for a day, visiting only those (not every visitor). */
   forget(now: number): void {
     this.payers.forget(now);
-    for (const table of [this.newcomers, this.idle]) table.expire(now - forgetAfterMs, (visitor) => now - visitor.seenAt > forgetAfterMs);
+    const stale = (visitor: Visitor): boolean => now - visitor.seenAt > forgetAfterMs;
+    this.newcomers.expire(stale);
+    this.idle.expire(now - forgetAfterMs, stale);
   }
 
   get size(): number {
