@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { messageJson } from '../../src/model/message.js';
 import type { MessageCache } from '../../src/store/message-cache.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { ThreadedSqliteCache } from '../support/sqlite-cache-thread.js';
 import { tempDir } from '../support/server.js';
 import { entry, message, now } from './contracts/cache-messages.js';
 import type { Open } from './contracts/instances.js';
@@ -18,6 +19,10 @@ const sqlite: Open<MessageCache> = async (location = join(tempDir(), 'cache.db')
 
 describeMessageCache('sqlite file', sqlite, { shared: true });
 describeMessageCache('sqlite memory', () => sqlite(''), { shared: false });
+describeMessageCache('sqlite file, a thread per instance', async (location = join(tempDir(), 'cache.db')) => {
+  const cache = await ThreadedSqliteCache.open(location);
+  return { instance: cache, location, close: () => cache.close() };
+}, { shared: true });
 
 describe('cache schema', () => {
   it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
