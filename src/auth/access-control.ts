@@ -23,6 +23,13 @@ const slowDownHash = bcrypt.hashSync('intentional slow-down to avoid timing atta
  * Access control with an auth-file (ntfy's user.Manager): who a request is, and whether
  * they may read or write a topic. Without an auth-file there is no instance of this and
  * every topic is open, as in ntfy.
+ *
+ * It remembers no decision: every request reads the user (or the token's owner) and the
+ * topic's entry from the store, and a remembered password check holds only for the stored
+ * hash it was made against. So a change made on another node or by the CLI (a password,
+ * a role, a token or grant removed, a user deleted) is honoured no longer than the
+ * store's own staleReadBoundMs; a request already past its check when the change lands
+ * goes on (a subscription stays open, as in ntfy).
  */
 export class AccessControl {
   /**

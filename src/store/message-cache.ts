@@ -43,7 +43,8 @@ export interface Added {
  * The message cache port. Contract, for every implementation:
  * - `add` commits the whole batch atomically, in order, before its promise resolves;
  *   each entry's commit sequence number (strictly increasing across calls) is returned
- *   in the same order. A message that is acknowledged is never lost.
+ *   in the same order. A message that is acknowledged is never lost. Ids are unique: a
+ *   batch holding an id the cache already holds fails and leaves none of its entries.
  * - In the same transaction, an entry with a sequence id (a message, or a message_delete
  *   event) first deletes the scheduled messages of its topic still waiting under that
  *   sequence id: the spec's "replaced" and "deleted (never delivered)" transitions.
@@ -53,6 +54,10 @@ export interface Added {
  * - `replay` never returns expired messages, and returns scheduled ones only when asked.
  * - `since` by id: the messages committed after that id in the topic; an unknown id
  *   means the whole cache, as ntfy does.
+ * - Several instances may share one database (the nodes of a deployment), and all of the
+ *   above holds across them: sequence numbers are unique and in commit order whichever
+ *   instance committed, every call sees what any instance committed before it started,
+ *   and each scheduled message is released or replaced by exactly one of them.
  */
 export interface MessageCache {
   add(entries: readonly CacheEntry[]): Promise<Added>;

@@ -8,6 +8,7 @@ import { parsePermission, permissionName, type Permission } from '../../src/mode
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { code } from '../support/errors.js';
 import { tempDir } from '../support/server.js';
+import { pastStaleReadBound } from '../support/stale-reads.js';
 
 const deny: Permission = { read: false, write: false };
 const limits = { authFailures: { burst: 100, replenishMs: 1000 }, signups: { burst: 3, replenishMs: 1000 } };
@@ -95,6 +96,40 @@ describe('access control', () => {
     for (let i = 0; i < 100; i++) await ac.authenticate(credentials, '');
     const each = (performance.now() - start) / 100;
     assert.ok(each * 20 < first, `cached ${each.toFixed(3)} ms vs bcrypt ${first.toFixed(1)} ms`);
+  });
+});
+
+describe('access control — two nodes on one auth file', () => {
+  it('what one node revokes (password, token, grant, admin role, the user) the other stops honouring within the store\'s bound', async () => {
+    const file = join(tempDir(), 'auth.db');
+    const [storeA, storeB] = [new SqliteAuthStore(file), new SqliteAuthStore(file)];
+    after(() => Promise.all([storeA.close(), storeB.close()]));
+    const [a, b] = [new AccessControl(storeA, deny, limits), new AccessControl(storeB, deny, limits)];
+    const token = 'tk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+    await b.store.addUser('ann', hash('first'), 'admin');
+    await b.store.addToken('ann', { token, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
+    const login = (password: string): ReturnType<AccessControl['authenticate']> => a.authenticate({ kind: 'password', username: 'ann', password }, '10.0.0.1');
+    const byToken = (): ReturnType<AccessControl['authenticate']> => a.authenticate({ kind: 'token', token }, '10.0.0.1');
+    for (let twice = 0; twice < 2; twice++) { // the second round is served from what node A remembers
+      assert.equal((await login('first'))?.name, 'ann');
+      assert.equal((await byToken())?.name, 'ann');
+      assert.equal(await code(a.authorize(await login('first'), ['alerts'], 'write')), undefined, 'an admin may');
+    }
+    await b.store.changeRole('ann', 'user');
+    await b.store.allowAccess('ann', 'alerts', { read: true, write: true });
+    await pastStaleReadBound();
+    assert.equal(await code(a.authorize(await login('first'), ['other'], 'write')), 40301, 'no longer an admin');
+    assert.equal(await code(a.authorize(await login('first'), ['alerts'], 'write')), undefined);
+    await b.store.changePassword('ann', hash('second'));
+    await b.store.removeToken('ann', token);
+    await b.store.resetAccess('ann', 'alerts');
+    await pastStaleReadBound();
+    assert.equal(await code(login('first')), 40101, 'the old password');
+    assert.equal(await code(byToken()), 40101, 'the removed token');
+    assert.equal(await code(a.authorize(await login('second'), ['alerts'], 'write')), 40301, 'the removed grant');
+    await b.store.removeUser('ann');
+    await pastStaleReadBound();
+    assert.equal(await code(login('second')), 40101, 'the deleted user');
   });
 });
 

@@ -16,8 +16,11 @@ const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_de
 
 /**
  * The embedded message cache on the store's SQLite database. better-sqlite3 is
- * synchronous, so this is the database's only writer and a batch is one transaction; the
- * async port lets a networked store take its place.
+ * synchronous, so a batch is one transaction nothing else in this process interleaves
+ * with; the async port lets a networked store take its place. Another connection to the
+ * file (a second instance) is waited for at SQLite's write lock (busy_timeout): each
+ * transaction here begins with its write, so it never holds a read snapshot while it
+ * waits, which would make SQLite fail at once instead.
  */
 export class SqliteMessageCache implements MessageCache {
   private readonly insert: Database.Statement;

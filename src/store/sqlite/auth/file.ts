@@ -45,9 +45,14 @@ export class AuthFile {
     return this.sql(text).run(...params);
   }
 
-  /** Runs `body` in one transaction; nested calls become savepoints of the outer one. */
+  /**
+   * Runs `body` in one transaction; nested calls become savepoints of the outer one.
+   * IMMEDIATE takes the write lock first: a body that reads before it writes (provisioning)
+   * would otherwise meet another process's lock with a read snapshot open, where SQLite
+   * fails at once (SQLITE_BUSY) instead of waiting out busy_timeout.
+   */
   transaction<T>(body: () => T): T {
-    return this.db.transaction(body)();
+    return this.db.transaction(body).immediate();
   }
 
   close(): void {

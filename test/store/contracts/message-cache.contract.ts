@@ -1,49 +1,40 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { messageJson, type Message } from '../../src/model/message.js';
-import type { MessageCache } from '../../src/store/message-cache.js';
-import type { Store } from '../../src/store/store.js';
-import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import { tempDir } from '../support/server.js';
+import { describe, it } from 'node:test';
+import { messageJson, type Message } from '../../../src/model/message.js';
+import type { MessageCache } from '../../../src/store/message-cache.js';
+import { entry, ids, message, now } from './cache-messages.js';
+import { closedAfter, type Open, type SuiteOptions } from './instances.js';
+import { describeSharedMessageCache } from './shared-message-cache.contract.js';
 
-/** The contract of the MessageCache port, run against every implementation. */
-const implementations: [string, () => Store][] = [
-  ['sqlite file', () => openSqliteStore(join(tempDir(), 'cache.db'))],
-  ['sqlite memory', () => openSqliteStore('')],
-];
-
-const now = Math.floor(Date.now() / 1000);
-let counter = 0;
-function message(topic: string, extra: Partial<Message> = {}): Message {
-  counter++;
-  return { id: `msg${String(counter).padStart(9, '0')}`, time: now, expires: now + 3600, event: 'message', topic, message: `m${counter}`, ...extra };
-}
-const entry = (m: Message, published = true): { message: Message; json: string; published: boolean } => ({ message: m, json: messageJson(m), published });
-const ids = async (cache: MessageCache, topic: string, since: Parameters<MessageCache['replay']>[0]['since'], scheduled = false): Promise<string[]> =>
-  (await cache.replay({ topic, since, scheduled, maxBytes: 1e9 })).messages.map((e) => e.head.id);
-
-for (const [name, open] of implementations) {
+/**
+ * The contract of the MessageCache port (src/store/message-cache.ts), for every backend:
+ * a runner calls this with the backend's factory. Each case opens its own fresh database.
+ */
+export function describeMessageCache(name: string, open: Open<MessageCache>, options: SuiteOptions): void {
   describe(`message cache contract — ${name}`, () => {
-    const stores: Store[] = [];
-    after(() => Promise.all(stores.map((s) => s.close())));
-    const create = (): MessageCache => {
-      const store = open();
-      stores.push(store);
-      return store.cache;
-    };
+    const opened = closedAfter(open);
+    const create = async (): Promise<MessageCache> => (await opened()).instance;
 
     it('add returns increasing commit sequence numbers in order', async () => {
-      const cache = create();
+      const cache = await create();
       const { seqs } = await cache.add([entry(message('a')), entry(message('a'))]);
       const { seqs: more } = await cache.add([entry(message('b'))]);
       assert.equal(seqs.length, 2);
       assert.ok((seqs[0] as number) < (seqs[1] as number) && (seqs[1] as number) < (more[0] as number));
     });
 
+    it('a batch that fails leaves none of its entries', async () => {
+      const cache = await create();
+      const held = message('atomic');
+      await cache.add([entry(held)]);
+      const fresh = message('atomic');
+      await assert.rejects(cache.add([entry(fresh), entry(held)]), 'an id already held fails the batch');
+      assert.deepEqual(await ids(cache, 'atomic', { kind: 'all' }), [held.id]);
+      assert.equal(await cache.count(), 1);
+    });
+
     it('replay honours since: all, latest, none, time and id (unknown id means all)', async () => {
-      const cache = create();
+      const cache = await create();
       const [m1, m2, m3] = [message('t', { time: now - 100 }), message('t', { time: now - 50 }), message('t')];
       await cache.add([m1, m2, m3].map((m) => entry(m)));
       await cache.add([entry(message('other'))]);
@@ -56,7 +47,7 @@ for (const [name, open] of implementations) {
     });
 
     it('scheduled messages appear only with scheduled=true, and release hands each over once, after newer commits', async () => {
-      const cache = create();
+      const cache = await create();
       const later = message('s', { time: now + 30 });
       const due = message('s', { time: now - 1 });
       await cache.add([entry(later, false), entry(due, false)]);
@@ -74,7 +65,7 @@ for (const [name, open] of implementations) {
     });
 
     it('a message or delete event with a sequence id replaces the scheduled messages waiting under it', async () => {
-      const cache = create();
+      const cache = await create();
       const first = message('r', { time: now + 60, sequence_id: 'job' });
       const elsewhere = message('r2', { time: now + 60, sequence_id: 'job' });
       const delivered = message('r', { sequence_id: 'job' });
@@ -91,7 +82,7 @@ for (const [name, open] of implementations) {
     });
 
     it('replay keeps the newest messages that fit maxBytes and reports truncation', async () => {
-      const cache = create();
+      const cache = await create();
       const all = Array.from({ length: 10 }, () => message('cap'));
       await cache.add(all.map((m) => entry(m)));
       const size = Buffer.byteLength(messageJson(all[0] as Message));
@@ -102,17 +93,17 @@ for (const [name, open] of implementations) {
     });
 
     it('prune deletes expired messages; replay never returns them', async () => {
-      const cache = create();
+      const cache = await create();
       const old = message('p', { expires: now - 1 });
       const fresh = message('p');
       await cache.add([entry(old), entry(fresh)]);
       assert.deepEqual(await ids(cache, 'p', { kind: 'all' }), [fresh.id]);
       assert.equal(await cache.prune(now), 1);
-      assert.deepEqual([...(await cache.topics())].includes('p'), true);
+      assert.deepEqual([...(await cache.topics())], ['p']);
     });
 
     it('dropAttachments removes the attachment entry and keeps the rest of the JSON', async () => {
-      const cache = create();
+      const cache = await create();
       const attachment = { name: 'a.txt', type: 'text/plain', size: 3, expires: now + 60, url: 'http://h/file/x.txt' };
       const withFile = message('d', { message: 'You received a file: a.txt', attachment });
       const other = message('d', { attachment: { ...attachment, name: 'b.txt' } });
@@ -124,7 +115,7 @@ for (const [name, open] of implementations) {
     });
 
     it('count holds every message, scheduled ones included, and drops pruned ones', async () => {
-      const cache = create();
+      const cache = await create();
       assert.equal(await cache.count(), 0);
       await cache.add([entry(message('c1')), entry(message('c2', { expires: now - 1 })), entry(message('c1', { time: now + 60 }), false)]);
       assert.equal(await cache.count(), 3);
@@ -133,40 +124,21 @@ for (const [name, open] of implementations) {
     });
 
     it('stats persist', async () => {
-      const cache = create();
+      const cache = await create();
       assert.equal(await cache.loadStats(), 0);
       await cache.saveStats(42);
       assert.equal(await cache.loadStats(), 42);
     });
 
     it('replayed events carry the filter fields and the stored JSON', async () => {
-      const cache = create();
+      const cache = await create();
       const m = message('f', { title: 'T', priority: 4, tags: ['a', 'b'] });
       await cache.add([entry(m)]);
       const [event] = (await cache.replay({ topic: 'f', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).messages;
       assert.deepEqual(event?.head, { id: m.id, time: m.time, event: 'message', topic: 'f', message: m.message, title: 'T', priority: 4, tags: ['a', 'b'] });
       assert.equal(event?.json, messageJson(m));
     });
+
+    describeSharedMessageCache(opened, options);
   });
 }
-
-describe('cache schema', () => {
-  it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
-    const file = join(tempDir(), 'v1.db');
-    const v1 = new Database(file);
-    v1.exec(`
-      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
-        time INTEGER NOT NULL, expires INTEGER NOT NULL, published INTEGER NOT NULL, json TEXT NOT NULL);
-      CREATE INDEX idx_messages_due ON messages (time) WHERE published = 0;
-      CREATE TABLE stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-      CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
-      INSERT INTO schema_version VALUES (1, 1);`);
-    const old = message('mig', { time: now + 60, sequence_id: 'beat' });
-    v1.prepare('INSERT INTO messages (id, topic, time, expires, published, json) VALUES (?, ?, ?, ?, 0, ?)').run(old.id, 'mig', old.time, old.expires, messageJson(old));
-    v1.close();
-    const store = openSqliteStore(file);
-    after(() => store.close());
-    const replacement = message('mig', { time: now + 90, sequence_id: 'beat' });
-    assert.deepEqual((await store.cache.add([entry(replacement, false)])).replaced, [old.id]);
-  });
-});

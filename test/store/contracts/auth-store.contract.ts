@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
+import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Token } from '../../../src/store/auth-store.js';
+import { pro } from './auth-fixtures.js';
+import { closedAfter, type Open } from './instances.js';
+import { describeSharedAuthStore } from './shared-auth-store.contract.js';
+
+const token = (expires: number): Token => ({ token: newToken(), label: '', expires, lastAccess: 0, lastOrigin: '' });
+const rw = { read: true, write: true };
+
+/**
+ * The contract of the AuthStore port (src/store/auth-store.ts), for every backend: a
+ * runner calls this with the backend's factory. Each case opens its own fresh store.
+ */
+export function describeAuthStore(name: string, open: Open<AuthStore>): void {
+  describe(`auth store contract — ${name}`, () => {
+    const opened = closedAfter(open);
+    const store = async (): Promise<AuthStore> => (await opened()).instance;
+
+    it('adds users with a sync topic and empty settings, and keeps settings as given', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      const phil = await s.user('phil');
+      assert.match(phil!.syncTopic, /^st_[a-z0-9]{16}$/);
+      assert.deepEqual(phil!.prefs, {});
+      assert.equal(phil!.tier, undefined);
+      await assert.rejects(s.addUser('phil', '$other', 'admin'), AlreadyExists);
+      assert.equal(await s.userCount(), 1);
+      await s.addUser('ben', '$hash', 'admin');
+      assert.equal(await s.userCount(), 2, 'a write forgets the remembered count');
+      const prefs = { language: 'de', notification: { min_priority: 3 }, subscriptions: [{ base_url: 'https://ntfy.sh', topic: 'x', display_name: null }] };
+      await s.changePrefs('phil', prefs);
+      assert.deepEqual((await s.user('phil'))!.prefs, prefs);
+      await assert.rejects(s.changePrefs('nobody', {}), NotFound);
+    });
+
+    it('sees its own changes at once', async () => {
+      const s = await store();
+      await s.addUser('phil', '$one', 'user');
+      assert.equal(await s.permission('phil', 'alerts'), undefined);
+      await s.changePassword('phil', '$two');
+      await s.allowAccess('phil', 'alerts', { read: true, write: false });
+      assert.equal((await s.user('phil'))?.hash, '$two');
+      assert.deepEqual(await s.permission('phil', 'alerts'), { read: true, write: false });
+      await s.resetAccess('phil');
+      assert.equal(await s.permission('phil', 'alerts'), undefined);
+      const t = token(0);
+      await s.addToken('phil', t);
+      assert.equal((await s.userByToken(t.token))?.name, 'phil');
+      await s.removeUser('phil');
+      assert.equal(await s.userByToken(t.token), undefined, 'the token went with its user');
+    });
+
+    it('adds, replaces, assigns and removes tiers; a tier in use stays', async () => {
+      const s = await store();
+      await s.putTier(pro, false);
+      await assert.rejects(s.putTier(pro, false), AlreadyExists);
+      await s.putTier({ ...pro, messageLimit: 20_000 }, true);
+      assert.deepEqual(await s.tiers(), [{ ...pro, messageLimit: 20_000 }]);
+      await s.addUser('ben', '$hash', 'user');
+      await s.changeTier('ben', 'pro');
+      assert.equal((await s.user('ben'))!.tier?.messageLimit, 20_000);
+      await assert.rejects(s.changeTier('ben', 'gold'), NotFound);
+      await assert.rejects(s.removeTier('pro'), InUse);
+      await s.changeTier('ben', undefined);
+      assert.equal((await s.user('ben'))!.tier, undefined);
+      await s.removeTier('pro');
+      assert.equal(await s.tier('pro'), undefined);
+      await assert.rejects(s.removeTier('pro'), NotFound);
+    });
+
+    it('reserves topics: owner read-write, everyone as chosen; others\' entries block a reservation', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      await s.addUser('ben', '$hash', 'user');
+      await s.addReservation('phil', 'phil_alerts', { read: true, write: false });
+      assert.deepEqual(await s.reservations('phil'), [{ topic: 'phil_alerts', everyone: { read: true, write: false } }]);
+      assert.equal(await s.reservationOwner('phil_alerts'), 'phil');
+      assert.deepEqual(await s.permission('phil', 'phil_alerts'), rw);
+      assert.deepEqual(await s.permission('ben', 'phil_alerts'), { read: true, write: false });
+      assert.equal(await s.othersHaveAccess('phil', 'phil_alerts'), false);
+      assert.equal(await s.othersHaveAccess('ben', 'phil_alerts'), true);
+      await s.allowAccess('*', 'public*', rw);
+      assert.equal(await s.othersHaveAccess('phil', 'public-news'), true, 'a pattern of someone else covers it');
+      await s.removeReservations('phil', ['phil_alerts']);
+      assert.deepEqual(await s.reservations('phil'), []);
+      assert.equal(await s.permission('ben', 'phil_alerts'), undefined);
+    });
+
+    it('deleting a user removes their reservations with everyone\'s entries', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      await s.addReservation('phil', 'mine', { read: false, write: false });
+      await s.removeUser('phil');
+      assert.deepEqual(await s.grants('*'), []);
+    });
+
+    it('changes a token\'s label and expiry, and removes expired tokens', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      const t = { ...token(1000), label: 'old' };
+      assert.match(t.token, tokenPattern);
+      await s.addToken('phil', t);
+      assert.deepEqual(await s.changeToken('phil', t.token, { label: 'CI' }), { ...t, label: 'CI', provisioned: false });
+      assert.equal((await s.changeToken('phil', t.token, { expires: 2000 }))!.expires, 2000);
+      assert.equal(await s.changeToken('ben', t.token, { label: 'x' }), undefined);
+      const forever = token(0);
+      await s.addToken('phil', forever);
+      await s.removeExpiredTokens(2000);
+      assert.deepEqual((await s.tokens('phil')).map((k) => k.token), [forever.token]);
+    });
+
+    describe('at most tokenMaxCount tokens per user', () => {
+      it('a 61st token removes the one expiring first; other users keep theirs', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        await s.addUser('ben', '$hash', 'user');
+        const bens = token(5);
+        await s.addToken('ben', bens);
+        const made = [];
+        for (let i = 0; i < tokenMaxCount; i++) made.push(token(1000 + ((i * 7) % tokenMaxCount))); // expiries 1000..1059, shuffled
+        for (const t of made) await s.addToken('phil', t);
+        assert.equal((await s.tokens('phil')).length, 60);
+        await s.addToken('phil', token(2000));
+        const kept = new Set((await s.tokens('phil')).map((t) => t.token));
+        assert.equal(kept.size, 60);
+        assert.deepEqual(made.filter((t) => !kept.has(t.token)).map((t) => t.expires), [1000]);
+        assert.deepEqual((await s.tokens('ben')).map((t) => t.token), [bens.token]);
+      });
+
+      it('keeps the new token, never-expiring ones, and the newer of equal expiries', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        const forever = token(0);
+        await s.addToken('phil', forever);
+        const same = [];
+        for (let i = 0; i < tokenMaxCount - 1; i++) same.push(token(5000));
+        for (const t of same) await s.addToken('phil', t);
+        const short = token(10); // expires before all others, yet was just handed out
+        await s.addToken('phil', short);
+        const kept = new Set((await s.tokens('phil')).map((t) => t.token));
+        assert.equal(kept.size, 60);
+        assert.ok(kept.has(short.token) && kept.has(forever.token));
+        assert.equal(kept.has(same[0]!.token), false, 'the oldest of the equal expiries went');
+      });
+
+      it('never removes a provisioned token', async () => {
+        const s = await store();
+        const provisioned = newToken();
+        await s.provision({ users: [{ name: 'phil', hash: '$hash', role: 'user' }], grants: [], tokens: [{ user: 'phil', token: provisioned, label: 'CI' }] });
+        for (let i = 0; i < tokenMaxCount + 5; i++) await s.addToken('phil', token(100 + i));
+        const kept = await s.tokens('phil');
+        assert.equal(kept.length, 60);
+        assert.ok(kept.some((t) => t.token === provisioned && t.provisioned));
+      });
+    });
+
+    describe('provisioning', () => {
+      it('makes provisioned users, entries and tokens exactly what is listed; what the CLI made stays', async () => {
+        const s = await store();
+        const token1 = newToken();
+        const token2 = newToken();
+        await s.addUser('cli-user', '$cli', 'user');
+        await s.allowAccess('cli-user', 'cli-topic', rw);
+        await s.provision({
+          users: [{ name: 'ops', hash: '$1', role: 'user' }, { name: 'old', hash: '$1', role: 'user' }],
+          grants: [{ user: 'ops', topic: 'ops*', permission: rw }, { user: '*', topic: 'news', permission: { read: true, write: false } }],
+          tokens: [{ user: 'ops', token: token1, label: 'deploy' }, { user: 'old', token: token2, label: '' }],
+        });
+        assert.equal((await s.user('ops'))?.provisioned, true);
+        assert.equal((await s.tokens('ops'))[0]?.provisioned, true);
+        await s.provision({ users: [{ name: 'ops', hash: '$2', role: 'user' }], grants: [{ user: 'ops', topic: 'ops-db', permission: rw }], tokens: [{ user: 'ops', token: token1, label: 'ci' }] });
+        assert.equal((await s.user('ops'))?.hash, '$2');
+        assert.equal(await s.user('old'), undefined, 'no longer listed, so removed');
+        assert.deepEqual((await s.grants('ops')).map((g) => g.topic), ['ops-db']);
+        assert.deepEqual(await s.grants('*'), [], 'everyone\'s provisioned entry went too');
+        assert.deepEqual((await s.tokens('ops')).map((t) => [t.token, t.label]), [[token1, 'ci']]);
+        assert.equal(await s.userByToken(token2), undefined);
+        assert.deepEqual([(await s.user('cli-user'))?.hash, (await s.grants('cli-user')).length], ['$cli', 1], 'untouched');
+      });
+
+      it('refuses to change or delete what server.yml provisions', async () => {
+        const s = await store();
+        const t = newToken();
+        await s.provision({ users: [{ name: 'ops', hash: '$1', role: 'user' }], grants: [], tokens: [{ user: 'ops', token: t, label: '' }] });
+        for (const change of [s.changePassword('ops', '$x'), s.changeRole('ops', 'admin'), s.removeUser('ops')]) {
+          await assert.rejects(change, (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned user');
+        }
+        await assert.rejects(s.removeToken('ops', t), (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned token');
+        await assert.rejects(s.changeToken('ops', t, { label: 'x' }), Provisioned);
+        await assert.rejects(s.changePassword('ghost', '$x'), NotFound);
+      });
+    });
+
+    describeSharedAuthStore(opened);
+  });
+}

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { messageJson } from '../../src/model/message.js';
+import type { MessageCache } from '../../src/store/message-cache.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { ThreadedSqliteCache } from '../support/sqlite-cache-thread.js';
+import { tempDir } from '../support/server.js';
+import { entry, message, now } from './contracts/cache-messages.js';
+import type { Open } from './contracts/instances.js';
+import { describeMessageCache } from './contracts/message-cache.contract.js';
+
+/** The embedded store's cache; a location is the file, '' memory (every instance its own). */
+const sqlite: Open<MessageCache> = async (location = join(tempDir(), 'cache.db')) => {
+  const store = openSqliteStore(location);
+  return { instance: store.cache, location, close: () => store.close() };
+};
+
+describeMessageCache('sqlite file', sqlite, { shared: true });
+describeMessageCache('sqlite memory', () => sqlite(''), { shared: false });
+describeMessageCache('sqlite file, a thread per instance', async (location = join(tempDir(), 'cache.db')) => {
+  const cache = await ThreadedSqliteCache.open(location);
+  return { instance: cache, location, close: () => cache.close() };
+}, { shared: true });
+
+describe('cache schema', () => {
+  it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
+    const file = join(tempDir(), 'v1.db');
+    const v1 = new Database(file);
+    v1.exec(`
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
+        time INTEGER NOT NULL, expires INTEGER NOT NULL, published INTEGER NOT NULL, json TEXT NOT NULL);
+      CREATE INDEX idx_messages_due ON messages (time) WHERE published = 0;
+      CREATE TABLE stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_version VALUES (1, 1);`);
+    const old = message('mig', { time: now + 60, sequence_id: 'beat' });
+    v1.prepare('INSERT INTO messages (id, topic, time, expires, published, json) VALUES (?, ?, ?, ?, 0, ?)').run(old.id, 'mig', old.time, old.expires, messageJson(old));
+    v1.close();
+    const store = openSqliteStore(file);
+    after(() => store.close());
+    const replacement = message('mig', { time: now + 90, sequence_id: 'beat' });
+    assert.deepEqual((await store.cache.add([entry(replacement, false)])).replaced, [old.id]);
+  });
+});
