@@ -166,13 +166,14 @@ describe('SQLite job repository (Agenda JobRepository)', () => {
     assert.deepEqual(overview.map((o) => [o.name, o.total, o.queued, o.scheduled, o.paused]), [['alpha', 2, 1, 1, 0], ['beta', 1, 1, 0, 1]]);
   });
 
-  it('connect releases locks a dead process left in the file', async () => {
+  it('connect leaves the locks in the file: another process may be alive and hold them', async () => {
     const file = join(tempDir(), 'jobs.db');
-    const before = await repository(file);
-    const saved = await before.saveJob(job('crash'), opts);
-    assert.ok(await before.lockJob(saved, opts));
-    const reopened = await repository(file);
-    assert.equal((await reopened.getJobById(String(saved._id)))?.lockedAt, undefined);
+    const holder = await repository(file);
+    const saved = await holder.saveJob(job('held'), opts);
+    const locked = await holder.lockJob(saved, opts);
+    const other = await repository(file);
+    assert.equal((await other.getJobById(String(saved._id)))?.lockedAt?.getTime(), locked?.lockedAt?.getTime());
+    assert.equal(await other.getNextJobToRun('held', at(5000), at(-60_000), undefined, opts), undefined, 'a young lock is respected');
   });
 
   it('drives Agenda: a scheduled job runs at its time, once, and is removed after it completes', async () => {

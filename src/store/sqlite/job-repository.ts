@@ -20,10 +20,13 @@ import { writeFailure } from './write-error.js';
 /**
  * Agenda's JobRepository on the embedded SQLite database. The columns are the fields the
  * scheduler selects, locks and sorts on; every other job field travels in `attrs` (JSON).
- * better-sqlite3 is synchronous, so each method is one atomic step of this process, which
- * is the only one using the database: locks found at `connect` were left by a process
- * that died, and are released so its due jobs run at once instead of after the lock
- * lifetime.
+ * Several processes may use one file (the nodes of a deployment), so every step is atomic
+ * across them: a lock is taken by one UPDATE, and a step that reads before it writes is an
+ * IMMEDIATE transaction. Locks are recovered as Agenda's MongoDB backend recovers them:
+ * `connect` leaves every lock as it is, since another live process may hold it, and
+ * `getNextJobToRun` takes over a lock older than its job's lock lifetime, whose holder is
+ * presumed dead. A crashed process's due jobs therefore run one lock lifetime after it
+ * locked them (the scheduler gives deliveries a short one).
  */
 const createSchema = `
   CREATE TABLE IF NOT EXISTS agenda_jobs (
@@ -94,7 +97,6 @@ export class SqliteJobRepository implements JobRepository {
 
   async connect(): Promise<void> {
     this.db.exec(createSchema);
-    this.sql('UPDATE agenda_jobs SET locked_at = NULL WHERE locked_at IS NOT NULL').run();
   }
 
   async queryJobs(options: JobsQueryOptions = {}): Promise<JobsResult> {
@@ -155,7 +157,7 @@ export class SqliteJobRepository implements JobRepository {
 
   async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
     try {
-      return this.db.transaction(() => this.save(job as Job, options?.lastModifiedBy))() as JobParameters<DATA>;
+      return this.db.transaction(() => this.save(job as Job, options?.lastModifiedBy)).immediate() as JobParameters<DATA>;
     } catch (err) {
       throw writeFailure(err); // a scheduled publish is answered 507/503 when its job cannot be saved
     }
@@ -168,7 +170,7 @@ export class SqliteJobRepository implements JobRepository {
         throw new Error(`job ${String(job._id)} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`);
       }
       this.write({ ...merge(existing, job, stateFields), lastModifiedBy: options?.lastModifiedBy });
-    })();
+    }).immediate();
   }
 
   async lockJob(job: Job, options: JobRepositoryOptions | undefined): Promise<Job | undefined> {

@@ -6,8 +6,9 @@ import { SqliteMessageCache } from './message-cache.js';
 
 /**
  * The embedded store: the cache and the jobs on one SQLite database (memory when `file`
- * is empty). One process owns the file, so job notifications stay in memory: a job saved
- * due before the next poll is picked up at once.
+ * is empty). Job notifications stay in memory: a job this process saves due before the
+ * next poll is picked up at once; one saved by another process on the same file is found
+ * by the next poll (every second).
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store {
   const db = openDatabase(file, startupQueries);
