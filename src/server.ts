@@ -64,7 +64,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
     observer: metrics,
   });
-  const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
+  const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
@@ -105,7 +105,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await publisher.drain();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
-      await cache.saveStats(stats.messages);
+      await stats.save();
       await store.close();
       log.info('stopped');
     })());
@@ -171,8 +171,8 @@ async function housekeeping(ctx: ServerContext): Promise<void> {
   try {
     const pruned = await ctx.cache.prune(nowSeconds());
     ctx.topics.prune((topic) => ctx.hub.isLive(topic), Date.now() - ctx.config.cacheDurationMs);
+    await ctx.stats.save();
     ctx.stats.sample();
-    await ctx.cache.saveStats(ctx.stats.messages);
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     ctx.visitors.forget(Date.now());
     ctx.access?.forget();

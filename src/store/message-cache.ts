@@ -73,5 +73,10 @@ export interface MessageCache {
   count(): Promise<number>;
   /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */
   loadStats(): Promise<number>;
-  saveStats(messages: number): Promise<void>;
+  /**
+   * Adds `messages` to that total in one atomic step and answers the new total: each node
+   * adds what it published since it last did, so nodes sharing the cache never overwrite
+   * each other's counts.
+   */
+  addStats(messages: number): Promise<number>;
 }

@@ -43,4 +43,17 @@ describe('cache schema', () => {
     const replacement = message('mig', { time: now + 90, sequence_id: 'beat' });
     assert.deepEqual((await store.cache.add([entry(replacement, false)])).replaced, [old.id]);
   });
+
+  it('a file whose total was saved whole keeps it: additions add to it', async () => {
+    const file = join(tempDir(), 'v2.db');
+    await openSqliteStore(file).close();
+    const v2 = new Database(file);
+    // What saveStats wrote before totals were added up: the absolute total.
+    v2.prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(1000);
+    v2.close();
+    const store = openSqliteStore(file);
+    after(() => store.close());
+    assert.equal(await store.cache.loadStats(), 1000);
+    assert.equal(await store.cache.addStats(3), 1003);
+  });
 });

@@ -80,8 +80,8 @@ export class ThreadedSqliteCache implements MessageCache {
     return this.call('loadStats') as Promise<number>;
   }
 
-  async saveStats(messages: number): Promise<void> {
-    await this.call('saveStats', messages);
+  addStats(messages: number): Promise<number> {
+    return this.call('addStats', messages) as Promise<number>;
   }
 
   async close(): Promise<void> {

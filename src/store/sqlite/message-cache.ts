@@ -150,8 +150,12 @@ export class SqliteMessageCache implements MessageCache {
     return value ?? 0;
   }
 
-  async saveStats(messages: number): Promise<void> {
-    this.db.prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(messages);
+  async addStats(messages: number): Promise<number> {
+    // The row a file made before increments holds the total it saved; adding keeps it.
+    return this.db
+      .prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value RETURNING value")
+      .pluck()
+      .get(messages) as number;
   }
 }
 

@@ -123,11 +123,13 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(await cache.count(), 2);
     });
 
-    it('stats persist', async () => {
+    it('stats add up: each addition answers the new total', async () => {
       const cache = await create();
       assert.equal(await cache.loadStats(), 0);
-      await cache.saveStats(42);
-      assert.equal(await cache.loadStats(), 42);
+      assert.equal(await cache.addStats(42), 42);
+      assert.equal(await cache.addStats(0), 42);
+      assert.equal(await cache.addStats(8), 50);
+      assert.equal(await cache.loadStats(), 50);
     });
 
     it('replayed events carry the filter fields and the stored JSON', async () => {

@@ -23,6 +23,13 @@ export function describeSharedMessageCache(open: Open<MessageCache>, options: Su
       assert.equal(await again.count(), 2);
     });
 
+    it('stats: each instance adds to one total, none overwriting the other\'s', shared, async () => {
+      const [a, b] = await pair(open);
+      assert.equal(await a.addStats(3), 3);
+      assert.equal(await b.addStats(4), 7);
+      assert.deepEqual([await a.addStats(0), await a.loadStats(), await b.loadStats()], [7, 7, 7]);
+    });
+
     it('concurrent writers: every seq unique and increasing per instance, every message replayable from both', shared, async () => {
       const [a, b] = await pair(open);
       const write = async (cache: MessageCache): Promise<{ seqs: number[]; messages: Message[] }> => {
