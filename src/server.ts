@@ -9,10 +9,12 @@ import type { AuthStore } from './store/auth-store.js';
 import { openStores, type Stores } from './store/index.js';
 import { visitorKey } from './visitors/address.js';
 import { Visitors } from './visitors/visitors.js';
-import { nowSeconds } from './model/message.js';
 import { TopicHub } from './streams/hub.js';
 import { Publisher } from './streams/publisher.js';
 import { Scheduler } from './streams/scheduler.js';
+import { nodeHousekeeping } from './housekeeping/node.js';
+import { repeatLocally } from './housekeeping/local-timer.js';
+import { sharedHousekeeping } from './housekeeping/shared.js';
 import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
@@ -53,7 +55,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   topics.seed(store.knownTopics);
   const scheduler: Scheduler = new Scheduler(
     store.jobs,
-    { release: (id): Promise<void> => publisher.release(id), housekeeping: () => housekeeping(ctx) },
+    { release: (id): Promise<void> => publisher.release(id), housekeeping: () => sharedHousekeeping(ctx) },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
@@ -95,6 +97,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const metricsSocket = metrics && config.metrics.listen ? await listenMetrics(metrics, config.metrics.listen, log) : undefined;
 
   await scheduler.start();
+  const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -102,6 +105,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       uws.us_listen_socket_close(listenSocket);
       if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
       await scheduler.stop();
+      await nodeTimer.stop();
       await publisher.drain();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
@@ -164,22 +168,5 @@ function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snaps
     else answered();
   } catch (err) {
     fail(err);
-  }
-}
-
-async function housekeeping(ctx: ServerContext): Promise<void> {
-  try {
-    const pruned = await ctx.cache.prune(nowSeconds());
-    ctx.topics.prune((topic) => ctx.hub.isLive(topic), Date.now() - ctx.config.cacheDurationMs);
-    await ctx.stats.save();
-    ctx.stats.sample();
-    await ctx.access?.store.removeExpiredTokens(nowSeconds());
-    ctx.visitors.forget(Date.now());
-    ctx.access?.forget();
-    const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
-    if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
-    ctx.log.debug({ pruned, topics: ctx.topics.size, liveTopics: ctx.hub.liveTopics }, 'housekeeping');
-  } catch (err) {
-    ctx.log.error({ err }, 'housekeeping failed');
   }
 }

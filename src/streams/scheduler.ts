@@ -4,6 +4,7 @@ import { Agenda, type AgendaBackend, type Job } from 'agenda';
 export interface ScheduledTasks {
   /** Delivers the scheduled message `id` if it is still waiting (it may have been replaced or deleted). */
   release(id: string): Promise<void>;
+  /** The housekeeping of the shared stores (one node at a time; per-node work has its own timer). */
   housekeeping(): Promise<void>;
 }
 
@@ -18,10 +19,13 @@ const housekeepingJob = 'housekeeping';
 const drainTimeoutMs = 5000;
 
 /**
- * Every timed action of the server runs as an Agenda job on the store's backend: one job
- * per scheduled message, due at the message's time, and the repeating housekeeping. Jobs
- * live in the store, so they survive a restart; a job whose time passed while the server
- * was down runs as soon as it is back.
+ * The timed actions of the shared stores run as Agenda jobs on the store's backend: one
+ * job per scheduled message, due at the message's time, and the repeating housekeeping of
+ * the shared stores. Jobs live in the store, so they survive a restart; a job whose time
+ * passed while the server was down runs as soon as it is back (one the dead server had
+ * already locked, once that lock's lifetime passed). Nodes sharing the store
+ * share the jobs: each runs on one node (the one that locks it), and a node that dies
+ * holding a lock gives it up after the job's lock lifetime.
  */
 export class Scheduler {
   private readonly agenda: Agenda;
@@ -32,7 +36,10 @@ export class Scheduler {
     this.agenda = new Agenda({ backend, processEvery: 1000, removeOnComplete: true, maxConcurrency: 200 });
     // Agenda watches each run with a timer of half the lock lifetime (10 min by default)
     // that holds the event loop open until it fires, even after the job is done. A delivery
-    // takes milliseconds; housekeeping finishes well within its own interval.
+    // takes milliseconds; housekeeping finishes well within its own interval. The lock
+    // lifetime is also how long the jobs a crashed node locked wait before another node (or
+    // the restarted one) takes them over: 2 s for deliveries, one interval for housekeeping.
+    // A delivery run twice that way is harmless: the cache releases a message once.
     this.agenda.define(deliverJob, (job: Job<{ id: string }>) => tasks.release(job.attrs.data.id), { concurrency: 200, lockLifetime: 2000 });
     this.agenda.define(housekeepingJob, () => tasks.housekeeping(), { concurrency: 1, lockLifetime: options.housekeepingEveryMs });
     this.agenda.on('error', options.onError);

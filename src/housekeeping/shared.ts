@@ -1,0 +1,20 @@
+import { nowSeconds } from '../model/message.js';
+import type { ServerContext } from '../transports/context.js';
+
+/**
+ * The housekeeping of the stores every node shares, run as one Agenda job so that one node
+ * at a time does it (see Scheduler): expired messages, expired tokens, and expired
+ * attachments with their entry in the cached messages. Errors are logged; the next run
+ * tries again.
+ */
+export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache' | 'access' | 'attachments'>): Promise<void> {
+  try {
+    const pruned = await ctx.cache.prune(nowSeconds());
+    await ctx.access?.store.removeExpiredTokens(nowSeconds());
+    const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
+    if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
+    ctx.log.debug({ pruned, expiredFiles: expiredFiles.length }, 'shared housekeeping');
+  } catch (err) {
+    ctx.log.error({ err }, 'shared housekeeping failed');
+  }
+}
