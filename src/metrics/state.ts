@@ -3,7 +3,7 @@ import type { ServerContext } from '../transports/context.js';
 /** What the state gauges read when scraped; nothing on the request path updates them. */
 export interface ServerState {
   cachedMessages(): Promise<number>;
-  attachmentBytes(): number;
+  attachmentBytes(): Promise<number>;
   visitors(): number;
   visitorsEvicted(): number;
   users(): Promise<number>;
@@ -19,7 +19,7 @@ export interface ServerState {
 export function stateOf(ctx: Pick<ServerContext, 'cache' | 'attachments' | 'visitors' | 'access' | 'connections' | 'topics'>): ServerState {
   return {
     cachedMessages: () => ctx.cache.count(),
-    attachmentBytes: () => ctx.attachments?.total ?? 0,
+    attachmentBytes: async () => (ctx.attachments ? ctx.attachments.total() : 0),
     visitors: () => ctx.visitors.size,
     visitorsEvicted: () => ctx.visitors.evicted,
     users: async () => (ctx.access ? ctx.access.store.userCount() : 0),

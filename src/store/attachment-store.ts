@@ -14,50 +14,69 @@ export interface StoredFile {
   expires: number;
 }
 
-/** An upload in progress: bytes go to a part file, which only `commit` makes visible. */
+/**
+ * What an upload in progress counts against, known without I/O: the committed bytes the
+ * store held when the upload started, plus what this instance's uploads wrote and
+ * committed since (this one's bytes included). Another instance's uploads count once they
+ * committed, for uploads that start after.
+ */
+export interface Usage {
+  /** Bytes of the upload's owner. */
+  owner: number;
+  /** Bytes of every owner. */
+  total: number;
+}
+
+/** An upload in progress: bytes go to a part, which only `commit` makes visible. */
 export interface FileUpload {
   /** Bytes written so far. */
   readonly size: number;
+  /** What the upload counts against now, without I/O (see Usage). */
+  readonly usage: Usage;
   /**
    * Takes the chunk at once — it may be uWS's memory, valid only during the call — so the
    * network, not a queue, holds back a fast client. Throws `TooLarge` when the upload's
-   * `allow` refuses it (the part file is gone then).
+   * `allow` refuses it (the part is gone then).
    */
   write(chunk: Uint8Array): void;
   commit(meta: Omit<StoredFile, 'id' | 'size' | 'owner'>): Promise<StoredFile>;
-  /** Drops the part file. */
+  /** Drops the part. */
   abort(): Promise<void>;
 }
 
-/** Asked before each write: may `bytes` more be written to an upload that holds `size`? */
-export type AllowWrite = (bytes: number, size: number) => boolean;
+/** Asked before each write: may `bytes` more be written to an upload that holds `size`, given `usage`? */
+export type AllowWrite = (bytes: number, size: number, usage: Usage) => boolean;
 
 /**
  * Uploaded attachments (ntfy's attachment-cache-dir): files with their metadata, and what
- * they add up to, in total and per owner, so limits are checked without touching disk.
- * Contract, for every implementation:
- * - A file is visible (`stat`, `read`, `expire`) only once its upload committed, and then
- *   whole; an upload cut off or aborted leaves nothing, not even after a crash.
+ * they add up to, in total and per owner. Contract, for every implementation:
+ * - A file is visible (`stat`, `read`, `usage`, `total`, `expire`) only once its upload
+ *   committed, and then whole; an upload cut off or aborted leaves nothing, not even after
+ *   a crash.
  * - Committed files and their metadata survive a restart; uploads in progress do not.
- * - `usage` and `total` answer at once (no I/O): the limits check them on every chunk.
+ * - Several instances may share one backend (the nodes of a deployment): each sees what
+ *   the others committed or removed as soon as their call resolved. Uploads in progress
+ *   count in the `usage` and `total` of the instance running them, not in the others'.
+ * - `usage` and `total` ask the store. An upload checks its limits on every chunk without
+ *   I/O instead, against `FileUpload.usage`, so uploads running at once on one instance
+ *   see each other's bytes as they arrive.
  * - `read` is only asked for a file `stat` knows; `remove` of an unknown id does nothing.
+ * - `close` is called once, when nothing else is called any more.
  */
 export interface AttachmentStore {
-  /**
-   * Starts file `id` of `owner`. Its bytes count in `usage(owner)` and `total` as they are
-   * written, so uploads running at once see each other against the limits `allow` checks.
-   */
-  create(id: string, owner: string, allow: AllowWrite): FileUpload;
-  stat(id: string): StoredFile | undefined;
+  /** Starts file `id` of `owner`; reads the committed usage its limits start from. */
+  create(id: string, owner: string, allow: AllowWrite): Promise<FileUpload>;
+  stat(id: string): Promise<StoredFile | undefined>;
   /** The bytes of a stored file, `start` to `end` inclusive when given. */
   read(id: string, range?: { start: number; end: number }): Readable;
   remove(id: string): Promise<void>;
   /** Removes every file expired at `now` (Unix seconds); answers their ids. */
   expire(now: number): Promise<string[]>;
-  /** Bytes stored and being uploaded for `owner`. */
-  usage(owner: string): number;
-  /** Bytes stored and being uploaded in all. */
-  readonly total: number;
+  /** Bytes stored for `owner`, and being uploaded for it by this instance. */
+  usage(owner: string): Promise<number>;
+  /** Bytes stored, and being uploaded by this instance, in all. */
+  total(): Promise<number>;
+  close(): Promise<void>;
 }
 
 export class TooLarge extends Error {}

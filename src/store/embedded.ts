@@ -24,6 +24,7 @@ export async function openEmbedded(config: Config): Promise<Stores> {
     const close = async (): Promise<void> => {
       await store.close();
       await auth?.close();
+      await attachments?.close();
     };
     return { ...store, knownTopics, auth, attachments, close };
   } catch (err) {

@@ -12,7 +12,7 @@ import type { Exchange } from './http/respond.js';
  */
 export async function handleFile(ctx: ServerContext, ex: Exchange, req: RequestInfo, [id]: string[]): Promise<void> {
   enter(ctx, req); // 42901, as ntfy limits file requests
-  const file = ctx.attachments?.stat(id as string);
+  const file = await ctx.attachments?.stat(id as string);
   if (!ctx.attachments || !file) throw errors.notFound;
   const headers: [string, string][] = [
     ['Content-Type', file.type],

@@ -1,89 +1,74 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { describe, it } from 'node:test';
-import { TooLarge } from '../../src/store/attachment-store.js';
+import { after, describe, it } from 'node:test';
+import type { AttachmentStore } from '../../src/store/attachment-store.js';
 import { AttachmentFiles } from '../../src/store/files/attachment-files.js';
+import { leftoverAgeMs } from '../../src/store/files/leftovers.js';
 import { tempDir } from '../support/server.js';
+import { describeAttachmentStore } from './contracts/attachment-store.contract.js';
 
-async function bytes(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
+describeAttachmentStore('files', async (location) => {
+  const dir = location ?? tempDir();
+  const instance = await AttachmentFiles.open(dir);
+  return { instance, location: dir, close: () => instance.close() };
+});
+
+const indexFiles = ['index.db', 'index.db-shm', 'index.db-wal'];
+const meta = { type: 'text/plain', name: 'a.txt', expires: 2000 };
+
+async function open(dir: string): Promise<AttachmentStore> {
+  const store = await AttachmentFiles.open(dir);
+  after(() => store.close());
+  return store;
 }
 
-const meta = (expires = 2000): { type: string; name: string; expires: number } => ({ type: 'text/plain', name: 'a.txt', expires });
-/** A file limit only. */
-const upTo = (limit: number) => (bytes: number, size: number): boolean => size + bytes <= limit;
+/** Sets a file's times `ageMs` into the past. */
+function age(path: string, ageMs: number): void {
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(path, then, then);
+}
 
 describe('attachment files', () => {
-  it('keep an upload once committed, with its size per owner and in total, and read it whole or by range', async () => {
+  it('hold a file\'s bytes as <id>, an upload in progress as <id>.part, the metadata in the index', async () => {
     const dir = tempDir();
-    const store = await AttachmentFiles.open(dir);
-    const upload = store.create('abc123', '1.2.3.4', upTo(100));
-    upload.write(Buffer.from('hello '));
-    upload.write(Buffer.from('world'));
-    assert.equal(store.stat('abc123'), undefined, 'invisible until committed');
-    assert.deepEqual([store.usage('1.2.3.4'), store.total], [11, 11], 'counted while it is written');
-    assert.deepEqual(await upload.commit(meta()), { id: 'abc123', size: 11, type: 'text/plain', name: 'a.txt', owner: '1.2.3.4', expires: 2000 });
-    assert.deepEqual([store.usage('1.2.3.4'), store.usage('5.6.7.8'), store.total], [11, 0, 11]);
-    assert.equal(await bytes(store.read('abc123')), 'hello world');
-    assert.equal(await bytes(store.read('abc123', { start: 6, end: 10 })), 'world');
-    assert.deepEqual(readdirSync(dir).sort(), ['abc123', 'abc123.json']);
+    const store = await open(dir);
+    const upload = await store.create('abc123', 'o', () => true);
+    upload.write(Buffer.from('hello'));
+    assert.deepEqual(readdirSync(dir).sort(), ['abc123.part', ...indexFiles]);
+    await upload.commit(meta);
+    assert.deepEqual(readdirSync(dir).sort(), ['abc123', ...indexFiles]);
+    await assert.rejects(store.create('../escape', 'o', () => true), /invalid attachment id/);
   });
 
-  it('refuse a write past the limit and leave no partial file', async () => {
+  it('opening clears parts and unindexed bytes left untouched for the leftover age, and keeps younger ones (another process\'s)', async () => {
     const dir = tempDir();
-    const store = await AttachmentFiles.open(dir);
-    const upload = store.create('big', 'o', upTo(10));
-    upload.write(Buffer.alloc(8));
-    assert.throws(() => upload.write(Buffer.alloc(3)), TooLarge);
-    assert.deepEqual([readdirSync(dir), store.total, store.usage('o'), store.stat('big')], [[], 0, 0, undefined]);
-    const dropped = store.create('dropped', 'o', upTo(10));
-    dropped.write(Buffer.alloc(5));
-    await dropped.abort();
-    assert.deepEqual([readdirSync(dir), store.total], [[], 0]);
-    assert.throws(() => store.create('../escape', 'o', upTo(10)), /invalid attachment id/);
-  });
-
-  it('let uploads running at once see each other\'s bytes', async () => {
-    const store = await AttachmentFiles.open(tempDir());
-    const ownerLimit = (bytes: number): boolean => store.usage('o') + bytes <= 10;
-    const [a, b] = [store.create('a', 'o', ownerLimit), store.create('b', 'o', ownerLimit)];
-    a.write(Buffer.alloc(6));
-    assert.throws(() => b.write(Buffer.alloc(6)), TooLarge);
-    await b.abort();
-    a.write(Buffer.alloc(4));
-    await a.commit(meta());
-    assert.deepEqual([store.usage('o'), store.total], [10, 10]);
-  });
-
-  it('expire files, freeing their owner\'s share, and remove single ones', async () => {
-    const store = await AttachmentFiles.open(tempDir());
-    for (const [id, expires] of [['a', 1000], ['b', 3000], ['c', 1500]] as const) {
-      const upload = store.create(id, 'owner', upTo(100));
-      upload.write(Buffer.alloc(10));
-      await upload.commit(meta(expires));
+    const first = await open(dir);
+    const kept = await first.create('kept', 'o', () => true);
+    kept.write(Buffer.from('data'));
+    await kept.commit(meta);
+    age(join(dir, 'kept'), 2 * leftoverAgeMs);
+    for (const name of ['dead.part', 'deadorphan']) {
+      writeFileSync(join(dir, name), 'x');
+      age(join(dir, name), leftoverAgeMs + 60_000);
     }
-    assert.deepEqual((await store.expire(1500)).sort(), ['a', 'c']);
-    assert.deepEqual([store.usage('owner'), store.total], [10, 10]);
-    await store.remove('b');
-    assert.deepEqual([store.usage('owner'), store.total, store.stat('b')], [0, 0, undefined]);
+    writeFileSync(join(dir, 'live.part'), 'x');
+    writeFileSync(join(dir, 'committing'), 'renamed, not yet indexed');
+    writeFileSync(join(dir, 'not-an-id.txt'), 'left alone');
+    const second = await open(dir);
+    assert.deepEqual(readdirSync(dir).sort(), ['committing', ...indexFiles, 'kept', 'live.part', 'not-an-id.txt']);
+    assert.deepEqual([(await second.stat('kept'))?.size, await second.usage('o'), await second.total()], [4, 4, 4]);
   });
 
-  it('find what is stored when opened again, and clear leftovers of interrupted uploads', async () => {
+  it('opening takes in the files of the metadata-file layout and drops metadata without bytes', async () => {
     const dir = tempDir();
-    const first = await AttachmentFiles.open(dir);
-    const upload = first.create('kept', '9.9.9.9', upTo(100));
-    upload.write(Buffer.from('data'));
-    await upload.commit(meta());
-    writeFileSync(join(dir, 'half.part'), 'x');
-    writeFileSync(join(dir, 'orphan'), 'no metadata');
-    writeFileSync(join(dir, 'lost.json'), JSON.stringify({ id: 'lost', size: 1, type: 'x', owner: 'y', expires: 1 }));
-    const second = await AttachmentFiles.open(dir);
-    assert.deepEqual([second.stat('kept')?.size, second.usage('9.9.9.9'), second.total], [4, 4, 4]);
-    assert.deepEqual(readdirSync(dir).sort(), ['kept', 'kept.json']);
-    assert.equal(existsSync(join(dir, 'orphan')), false);
+    const old = { id: 'older', size: 3, type: 'text/plain', name: 'o.txt', owner: '9.9.9.9', expires: 5000 };
+    writeFileSync(join(dir, 'older'), 'abc');
+    writeFileSync(join(dir, 'older.json'), JSON.stringify(old));
+    writeFileSync(join(dir, 'lost.json'), JSON.stringify({ ...old, id: 'lost' }));
+    const store = await open(dir);
+    assert.deepEqual([await store.stat('older'), await store.usage('9.9.9.9'), await store.stat('lost')], [old, 3, undefined]);
+    assert.deepEqual(readdirSync(dir).sort(), [...indexFiles, 'older']);
+    assert.equal(existsSync(join(dir, 'lost.json')), false);
   });
 });

@@ -4,7 +4,7 @@ import { contentType } from 'mime-types';
 import { extname } from 'node:path';
 import { errors } from '../../model/errors.js';
 import { nowSeconds, type Message } from '../../model/message.js';
-import { TooLarge } from '../../store/attachment-store.js';
+import { TooLarge, type AllowWrite, type Usage } from '../../store/attachment-store.js';
 import type { Visitor } from '../../visitors/visitors.js';
 import type { ServerContext } from '../context.js';
 import type { Body } from '../http/body.js';
@@ -32,18 +32,18 @@ export async function storeUpload(
   const expires = nowSeconds() + attachmentExpirySeconds;
   if (message.time > expires) throw errors.attachmentExpiryBeforeDelivery;
   const globalLimit = ctx.config.attachmentTotalSizeLimit;
-  // Whether `bytes` more fit an upload holding `size`, against live totals (uploads running at once see each other).
-  const fits = (bytes: number, size: number): boolean =>
+  // Whether `bytes` more fit an upload holding `size`, against the upload's live usage (uploads running at once see each other).
+  const fits = (bytes: number, size: number, usage: Usage): boolean =>
     size + bytes <= attachmentFileSize &&
-    store.usage(owner) + bytes <= attachmentTotalSize &&
-    store.total + bytes <= globalLimit &&
+    usage.owner + bytes <= attachmentTotalSize &&
+    usage.total + bytes <= globalLimit &&
     visitor.bandwidthLeft(Date.now()) >= bytes;
   const announced = Number(req.headers.get('content-length') ?? NaN);
-  if (!fits(Number.isNaN(announced) ? 1 : Math.max(1, announced), 0)) throw errors.entityTooLargeAttachment; // before a byte is written
   // Bandwidth is spent as the bytes flow, as ntfy's bandwidth limiter.
-  const allow = (bytes: number, size: number): boolean => fits(bytes, size) && visitor.transfer(bytes, Date.now());
-  const upload = store.create(message.id, owner, allow);
+  const allow: AllowWrite = (bytes, size, usage) => fits(bytes, size, usage) && visitor.transfer(bytes, Date.now());
+  const upload = await store.create(message.id, owner, allow);
   try {
+    if (!fits(Number.isNaN(announced) ? 1 : Math.max(1, announced), 0, upload.usage)) throw errors.entityTooLargeAttachment; // before a byte is written
     upload.write(head.bytes);
     if (head.truncated && rest) await rest.rest((chunk) => upload.write(chunk));
   } catch (err) {
