@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Agenda, type JobParameters } from 'agenda';
+import type { JobParameters } from 'agenda';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
-import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/server.js';
 
 const opts = { lastModifiedBy: 'test' };
@@ -174,24 +173,5 @@ describe('SQLite job repository (Agenda JobRepository)', () => {
     const other = await repository(file);
     assert.equal((await other.getJobById(String(saved._id)))?.lockedAt?.getTime(), locked?.lockedAt?.getTime());
     assert.equal(await other.getNextJobToRun('held', at(5000), at(-60_000), undefined, opts), undefined, 'a young lock is respected');
-  });
-
-  it('drives Agenda: a scheduled job runs at its time, once, and is removed after it completes', async () => {
-    const store = openSqliteStore('');
-    const agenda = new Agenda({ backend: store.jobs, processEvery: 200, removeOnComplete: true });
-    after(async () => {
-      await agenda.drain(1000);
-      await store.close();
-    });
-    const ran: { data: unknown; lateMs: number }[] = [];
-    const dueAt = at(300);
-    agenda.define('ping', async (j) => void ran.push({ data: j.attrs.data, lateMs: Date.now() - dueAt.getTime() }), { lockLifetime: 1000 });
-    await agenda.start();
-    await agenda.schedule(dueAt, 'ping', { id: 'p1' });
-    await new Promise((resolve) => setTimeout(resolve, 900));
-    assert.equal(ran.length, 1);
-    assert.deepEqual(ran[0]?.data, { id: 'p1' });
-    assert.ok((ran[0]?.lateMs ?? 1e9) >= 0 && (ran[0]?.lateMs ?? 1e9) < 150, `late by ${ran[0]?.lateMs} ms`);
-    assert.equal((await store.jobs.repository.queryJobs({ name: 'ping' })).total, 0);
   });
 });

@@ -1,4 +1,4 @@
-import { InMemoryNotificationChannel, type AgendaBackend } from 'agenda';
+import { InMemoryNotificationChannel, type AgendaBackend, type JobRepository } from 'agenda';
 import type { Store } from '../store.js';
 import { openDatabase } from './database.js';
 import { SqliteJobRepository } from './job-repository.js';
@@ -12,18 +12,21 @@ import { SqliteMessageCache } from './message-cache.js';
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store {
   const db = openDatabase(file, startupQueries);
-  const repository = new SqliteJobRepository(db);
-  const jobs: AgendaBackend = {
+  return {
+    cache: new SqliteMessageCache(db),
+    jobs: sqliteJobBackend(new SqliteJobRepository(db)),
+    close: async () => void db.close(),
+  };
+}
+
+/** Agenda's backend on the jobs `repository` of an SQLite database; the store closes the database. */
+export function sqliteJobBackend(repository: JobRepository): AgendaBackend {
+  return {
     name: 'SQLite',
     repository,
     notificationChannel: new InMemoryNotificationChannel(),
     ownsConnection: false,
     connect: () => repository.connect(),
     disconnect: async () => undefined,
-  };
-  return {
-    cache: new SqliteMessageCache(db),
-    jobs,
-    close: async () => void db.close(),
   };
 }
