@@ -1,13 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { Outbound } from '../../src/model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../../src/store/message-cache.js';
+import { WorkerCalls } from './worker-calls.js';
 
-export interface Call {
-  id: number;
-  method: keyof MessageCache | 'close';
-  args: unknown[];
-}
-export type Reply = { id: number; result: unknown } | { id: number; error: unknown };
 /** An event as it crosses threads: its JSON and commit sequence number. */
 export type WireEvent = [json: string, seq: number];
 
@@ -19,32 +13,11 @@ const events = (wire: WireEvent[]): Outbound[] => wire.map(([json, seq]) => Outb
  * time and contend for SQLite's write lock, as two processes would.
  */
 export class ThreadedSqliteCache implements MessageCache {
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
-  private nextId = 0;
-
-  private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: Reply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if ('error' in reply) waiting?.reject(reply.error);
-      else waiting?.resolve(reply.result);
-    });
-    worker.on('error', (err) => {
-      for (const waiting of this.pending.values()) waiting.reject(err);
-      this.pending.clear();
-    });
-  }
+  private constructor(private readonly calls: WorkerCalls) {}
 
   /** Resolves once the thread opened `file` (the schema step included). */
-  static open(file: string): Promise<ThreadedSqliteCache> {
-    const worker = new Worker(new URL('./sqlite-cache-worker.js', import.meta.url), { workerData: file });
-    return new Promise((resolve, reject) => {
-      worker.once('error', reject);
-      worker.once('message', () => {
-        worker.off('error', reject);
-        resolve(new ThreadedSqliteCache(worker));
-      });
-    });
+  static async open(file: string): Promise<ThreadedSqliteCache> {
+    return new ThreadedSqliteCache(await WorkerCalls.open(new URL('./sqlite-cache-worker.js', import.meta.url), file));
   }
 
   add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -84,16 +57,11 @@ export class ThreadedSqliteCache implements MessageCache {
     return this.call('addStats', messages) as Promise<number>;
   }
 
-  async close(): Promise<void> {
-    await this.call('close');
-    await this.worker.terminate();
+  close(): Promise<void> {
+    return this.calls.close();
   }
 
-  private call(method: Call['method'], ...args: unknown[]): Promise<unknown> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, args } satisfies Call);
-    });
+  private call(method: keyof MessageCache, ...args: unknown[]): Promise<unknown> {
+    return this.calls.call(method, ...args);
   }
 }

@@ -1,12 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { JobRepository } from 'agenda';
-
-export interface JobsCall {
-  id: number;
-  method: keyof JobRepository | 'close';
-  args: unknown[];
-}
-export type JobsReply = { id: number; result: unknown } | { id: number; error: unknown };
+import { WorkerCalls } from './worker-calls.js';
 
 /**
  * A SqliteJobRepository in a worker thread of its own. better-sqlite3 is synchronous, so
@@ -14,44 +7,19 @@ export type JobsReply = { id: number; result: unknown } | { id: number; error: u
  * jobs at the same time and contend for SQLite's write lock, as two processes would.
  */
 export class ThreadedJobRepository {
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
-  private nextId = 0;
-  /** The repository's methods, each a call into the thread (arguments and results are structured clones). */
+  /** The repository's methods, each a call into the thread. */
   readonly repository = new Proxy({} as JobRepository, {
-    get: (_, method: keyof JobRepository) => (...args: unknown[]) => this.call(method, args),
+    get: (_, method: string) => (...args: unknown[]) => this.calls.call(method, ...args),
   });
 
-  private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: JobsReply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if ('error' in reply) waiting?.reject(reply.error);
-      else waiting?.resolve(reply.result);
-    });
-  }
+  private constructor(private readonly calls: WorkerCalls) {}
 
   /** Resolves once the thread opened `file`. */
-  static open(file: string): Promise<ThreadedJobRepository> {
-    const worker = new Worker(new URL('./sqlite-jobs-worker.js', import.meta.url), { workerData: file });
-    return new Promise((resolve, reject) => {
-      worker.once('error', reject);
-      worker.once('message', () => {
-        worker.off('error', reject);
-        resolve(new ThreadedJobRepository(worker));
-      });
-    });
+  static async open(file: string): Promise<ThreadedJobRepository> {
+    return new ThreadedJobRepository(await WorkerCalls.open(new URL('./sqlite-jobs-worker.js', import.meta.url), file));
   }
 
-  async close(): Promise<void> {
-    await this.call('close', []);
-    await this.worker.terminate();
-  }
-
-  private call(method: JobsCall['method'], args: unknown[]): Promise<unknown> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, args } satisfies JobsCall);
-    });
+  close(): Promise<void> {
+    return this.calls.close();
   }
 }
