@@ -36,6 +36,8 @@ export class SmtpSink {
     const sink = new SmtpSink();
     const server = new SMTPServer({
       logger: false,
+      // Tocsin's pooled connection to it stays open until Tocsin stops: do not wait for it.
+      closeTimeout: 100,
       disabledCommands: ['STARTTLS'],
       authOptional: options.login === undefined,
       allowInsecureAuth: true,

@@ -66,13 +66,14 @@ export class Mailer {
     this.pump();
   }
 
-  /** Stops taking mails and retrying; waits up to `graceMs` for those being sent, then closes the relay's connections. */
+  /** Stops taking mails and retrying (those dropped count as failed); waits up to `graceMs` for those being sent, then closes the relay's connections. */
   async close(graceMs = 3_000): Promise<void> {
     this.closed = true;
     for (const timer of this.retries) clearTimeout(timer);
     const unsent = this.queue.length + this.retries.size;
     this.retries.clear();
     this.queue.length = 0;
+    for (let i = 0; i < unsent; i++) this.observer?.mailSent(false);
     if (this.active > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);
