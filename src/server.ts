@@ -17,7 +17,7 @@ import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
-import { openMailer } from './mail/outbound/open.js';
+import { MailerThread } from './mail/outbound/mailer-thread.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
@@ -68,7 +68,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
     observer: metrics,
   });
-  const mailer = await openMailer(config, log, metrics);
+  const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats, visitors, attachments,

@@ -2,11 +2,22 @@ import type { Logger } from 'pino';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Message } from '../../model/message.js';
 import { composeMail } from './compose.js';
+import { Drops } from './drops.js';
 import type { HtmlPart } from './html-part.js';
 
 /** Told of every mail's outcome (ntfy_emails_sent_success|failure). */
 export interface MailObserver {
   mailSent(ok: boolean): void;
+}
+
+/** What the publish path uses to forward a message: queue it and go on. */
+export interface MailSender {
+  /** Queues `message` for `to`; `senderIp` is named in the mail, as ntfy does against abuse. Never throws or waits. */
+  send(message: Message, to: string, senderIp: string): void;
+  /** Mails queued, waiting for a retry or being sent. */
+  readonly pending: number;
+  /** Stops taking mails; those not sent in time are dropped (and counted as failed). */
+  close(): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -36,13 +47,12 @@ interface Job {
  * and counted. The queue is bounded, so a dead relay costs memory for `queueLimit` mails
  * at most and publishing goes on at full speed (ntfy starts a goroutine per mail, unbounded).
  */
-export class Mailer {
+export class Mailer implements MailSender {
   private readonly queue: Job[] = [];
   private readonly retries = new Set<NodeJS.Timeout>();
+  private readonly drops: Drops;
   private active = 0;
   private closed = false;
-  private droppedSinceLog = 0;
-  private lastDropLog = 0;
   private idle: (() => void) | undefined;
 
   constructor(
@@ -52,16 +62,16 @@ export class Mailer {
     private readonly log: Logger,
     private readonly observer: MailObserver | undefined,
     private readonly options: MailerOptions = defaultMailerOptions,
-  ) {}
+  ) {
+    this.drops = new Drops(log, observer, options.queueLimit);
+  }
 
-  /** Mails queued, waiting for a retry or being sent. */
   get pending(): number {
     return this.queue.length + this.retries.size + this.active;
   }
 
-  /** Queues `message` for `to`; `senderIp` is named in the mail, as ntfy does against abuse. */
   send(message: Message, to: string, senderIp: string): void {
-    if (this.closed || this.pending >= this.options.queueLimit) return this.drop();
+    if (this.closed || this.pending >= this.options.queueLimit) return this.drops.drop(this.closed);
     this.queue.push({ message, to, senderIp, attempts: 0 });
     this.pump();
   }
@@ -128,17 +138,6 @@ export class Mailer {
     }
     this.observer?.mailSent(false);
     this.log.warn(context, 'e-mail could not be sent');
-  }
-
-  /** A full queue drops the mail: counted each time, logged at most once a second with how many. */
-  private drop(): void {
-    this.observer?.mailSent(false);
-    this.droppedSinceLog++;
-    const now = Date.now();
-    if (now - this.lastDropLog < 1_000) return;
-    this.log.warn({ dropped: this.droppedSinceLog, queueLimit: this.options.queueLimit, closed: this.closed }, 'e-mails dropped: the send queue is full');
-    this.lastDropLog = now;
-    this.droppedSinceLog = 0;
   }
 }
 

@@ -2,17 +2,15 @@ import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import { HtmlPart } from './html-part.js';
-import { defaultMailerOptions, Mailer, type MailerOptions, type MailObserver } from './mailer.js';
+import { Mailer, type MailerOptions, type MailObserver } from './mailer.js';
 
 /**
  * The mailer of smtp-sender-*: a pooled connection to the relay (STARTTLS when it offers
  * it, as Go's net/smtp; implicit TLS on port 465), AUTH PLAIN/LOGIN with smtp-sender-user.
  * Timeouts are short so that a relay that stops answering holds a sending slot for
- * seconds, not nodemailer's default minutes.
+ * seconds, not nodemailer's default minutes. Runs in the mail thread (mail-thread.ts).
  */
-export async function openMailer(config: Config, log: Logger, observer: MailObserver | undefined, options: MailerOptions = defaultMailerOptions): Promise<Mailer | undefined> {
-  const sender = config.smtpSender;
-  if (!sender) return undefined;
+export async function relayMailer(sender: NonNullable<Config['smtpSender']>, baseUrl: string, log: Logger, observer: MailObserver, options: MailerOptions): Promise<Mailer> {
   const transport = createTransport({
     host: sender.host,
     port: sender.port,
@@ -24,6 +22,5 @@ export async function openMailer(config: Config, log: Logger, observer: MailObse
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  const html = await HtmlPart.compile();
-  return new Mailer(transport, html, { from: sender.from, baseUrl: config.baseUrl }, log.child({ tag: 'email' }), observer, options);
+  return new Mailer(transport, await HtmlPart.compile(), { from: sender.from, baseUrl }, log, observer, options);
 }
