@@ -32,6 +32,8 @@ export interface Sizes {
   /** Rounds of (one address, address flood), and the seconds of each. */
   floodRounds: number;
   floodSeconds: number;
+  /** Mails sent to the SMTP listener, one after another (the e-mail scenario). */
+  mailsIn: number;
 }
 
 export const fullSizes: Sizes = {
@@ -51,6 +53,7 @@ export const fullSizes: Sizes = {
   floodAddresses: 200_000,
   floodRounds: 4,
   floodSeconds: 5,
+  mailsIn: 1000,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -71,6 +74,7 @@ export const quickSizes: Sizes = {
   floodAddresses: 2_000,
   floodRounds: 1,
   floodSeconds: 1,
+  mailsIn: 20,
 };
 
 export interface Load {

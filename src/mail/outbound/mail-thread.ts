@@ -3,6 +3,7 @@
  * hands over in batches, and reports their outcomes and its log lines back, once per
  * event-loop turn.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { FromThread, ThreadInput, ToThread } from './mailer-thread.js';
@@ -10,6 +11,14 @@ import { relayMailer } from './relay.js';
 
 const port = parentPort;
 if (!port) throw new Error('mail-thread.js runs as a worker thread');
+// Nice 19 for this thread alone (Linux keeps a nice value per thread, and setpriority(0)
+// is the caller's): on a core the server saturates, mails wait (up to the queue's bound)
+// rather than take CPU from publishing; an idle core sends them at full speed.
+try {
+  setPriority(19);
+} catch {
+  // not permitted here: the thread runs at the server's priority
+}
 const input = workerData as ThreadInput;
 const post = (msg: FromThread): void => port.postMessage(msg);
 
