@@ -34,6 +34,8 @@ export interface Sizes {
   floodSeconds: number;
   /** Mails sent to the SMTP listener, one after another (the e-mail scenario). */
   mailsIn: number;
+  /** Rounds of (without, with X-Email) publish load in the e-mail scenario. */
+  emailRounds: number;
 }
 
 export const fullSizes: Sizes = {
@@ -54,6 +56,7 @@ export const fullSizes: Sizes = {
   floodRounds: 4,
   floodSeconds: 5,
   mailsIn: 1000,
+  emailRounds: 4,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -75,6 +78,7 @@ export const quickSizes: Sizes = {
   floodRounds: 1,
   floodSeconds: 1,
   mailsIn: 20,
+  emailRounds: 1,
 };
 
 export interface Load {

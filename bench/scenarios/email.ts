@@ -1,9 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { Figure, Scenario, Sizes } from '../figures.js';
-import type { HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrkScript } from '../load/wrk.js';
-import { percentile } from '../proc.js';
+import { cpuSeconds, percentile } from '../proc.js';
 import { startTocsin, type Target } from '../targets.js';
 
 const connections = 64;
@@ -19,57 +18,79 @@ if email ~= "" then wrk.headers["X-Email"] = email end
 
 /**
  * 11. E-mail (Tocsin only). Out: publishes with X-Email on every one against publishes
- * without, on the same server, each mail relayed to an SMTP sink in this process — the
- * rate at full load (wrk) and the latency at a fixed, paced rate. In: mails sent to the
+ * without, each mail relayed to an SMTP sink in this process — the rate and the server's
+ * CPU per publish at full load (wrk), and the latency at a fixed, paced rate. In: mails sent to the
  * SMTP listener one after another, and how long from the end of each DATA until a
  * subscriber has the message.
  */
 export const emailScenario: Scenario = async (target, sizes, load) => {
   if (target.name !== 'tocsin') return [];
   const sink = await startSink();
-  const server = await startTocsin({
-    settings: [
-      '--base-url', 'http://bench.test', '--smtp-sender-addr', `127.0.0.1:${sink.port}`, '--smtp-sender-from', 'bench@example.com',
-      '--visitor-email-limit-burst', '1000000000', '--smtp-server-listen', '127.0.0.1:0', '--smtp-server-domain', 'bench.test',
-    ],
-  });
+  const start = (): Promise<Target> =>
+    startTocsin({
+      settings: [
+        '--base-url', 'http://bench.test', '--smtp-sender-addr', `127.0.0.1:${sink.port}`, '--smtp-sender-from', 'bench@example.com',
+        '--visitor-email-limit-burst', '1000000000', '--smtp-server-listen', '127.0.0.1:0', '--smtp-server-domain', 'bench.test',
+      ],
+    });
   try {
-    return [...(await out(server, sizes, load, sink)), ...(await into(server, sizes))];
+    const figures = await atFullLoad(start, sizes, sink);
+    const server = await start();
+    try {
+      return [...figures, ...(await paced(server, sizes, load)), ...(await into(server, sizes))];
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
     await new Promise<void>((resolve) => sink.server.close(() => resolve()));
   }
 };
 
-async function out(server: Target, sizes: Sizes, load: Parameters<Scenario>[2], sink: Sink): Promise<Figure[]> {
+/**
+ * wrk rounds without and with X-Email, each on a fresh server (the in-memory cache grows
+ * by hundreds of thousands of rows a run, and each publish gets dearer with it), in the
+ * order A B B A, so the machine's drift falls on both alike.
+ */
+async function atFullLoad(start: () => Promise<Target>, sizes: Sizes, sink: Sink): Promise<Figure[]> {
+  if (!(await hasWrk())) return [];
   const figures: Figure[] = [];
-  const fig = (name: string, value: number, unit: string, better: Figure['better'], params: Figure['params']): void => {
-    figures.push({ scenario: 'email', name, value, unit, better, params });
-  };
-  if (await hasWrk()) {
-    // Alternating rounds, so the machine's drift falls on both alike.
-    for (const round of [1, 2]) {
-      for (const email of ['', 'bench@example.com']) {
+  for (let round = 1; round <= sizes.emailRounds; round++) {
+    for (const email of round % 2 === 1 ? ['', 'bench@example.com'] : ['bench@example.com', '']) {
+      const server = await start();
+      try {
         const before = sink.received;
-        const r: HttpLoadResult = await runWrkScript({ url: server.url, topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 }, script, { EMAIL: email });
+        const cpu = [cpuSeconds(server.pid), cpuSeconds(server.pid, server.pid)];
+        const r = await runWrkScript({ url: server.url, topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 }, script, { EMAIL: email });
         if (r.errors > 0) throw new Error(`email scenario: ${r.errors} failed publishes`);
+        // The publish path's own cost: CPU of the main thread (where requests are handled), and of the whole process.
+        const perPublish = (after: number | undefined, at: number | undefined): number => (((after ?? NaN) - (at ?? NaN)) / r.requests) * 1e6;
         const params = { 'X-Email': email ? 'yes' : 'no', round, connections, client: 'wrk' };
-        fig('publish rate', r.rps, 'req/s', 'higher', params);
-        fig('publish p99', r.p99, 'ms', 'lower', params);
-        if (email) fig('mails relayed during the run', sink.received - before, 'mails', 'higher', params);
+        const fig = (name: string, value: number, unit: string, better: Figure['better']): number => figures.push({ scenario: 'email', name, value, unit, better, params });
+        fig('publish rate', r.rps, 'req/s', 'higher');
+        fig('publish p99', r.p99, 'ms', 'lower');
+        fig('server main-thread CPU per publish', perPublish(cpuSeconds(server.pid, server.pid), cpu[1]), 'µs', 'lower');
+        fig('server CPU per publish (all threads)', perPublish(cpuSeconds(server.pid), cpu[0]), 'µs', 'lower');
+        if (email) fig('mails relayed during the run', sink.received - before, 'mails', 'higher');
+      } finally {
+        await server.stop();
       }
     }
   }
-  // A rate a busy instance sees, each publish mailed: what the publisher waits for.
+  return figures;
+}
+
+/** A rate a busy instance sees, each publish mailed: what the publisher waits for. */
+async function paced(server: Target, sizes: Sizes, load: Parameters<Scenario>[2]): Promise<Figure[]> {
+  const figures: Figure[] = [];
   const rate = 500;
-  for (const email of ['', 'bench@example.com', '', 'bench@example.com']) {
-    const paced = await load.paced.call<{ p50: number; p99: number; failed: number }>('run', {
+  for (const email of ['', 'bench@example.com', 'bench@example.com', '']) {
+    const r = await load.paced.call<{ p50: number; p99: number; failed: number }>('run', {
       url: server.url, topic: 'paced', rate, durationMs: sizes.publishSeconds * 1000, connections: 8, ...(email && { headers: { 'X-Email': email } }),
     });
-    if (paced.failed > 0) throw new Error(`email scenario: ${paced.failed} failed paced publishes`);
+    if (r.failed > 0) throw new Error(`email scenario: ${r.failed} failed paced publishes`);
     const params = { 'X-Email': email ? 'yes' : 'no', rate, client: 'paced' };
-    fig('publish p50 at a fixed rate', paced.p50, 'ms', 'lower', params);
-    fig('publish p99 at a fixed rate', paced.p99, 'ms', 'lower', params);
+    figures.push({ scenario: 'email', name: 'publish p50 at a fixed rate', value: r.p50, unit: 'ms', better: 'lower', params });
+    figures.push({ scenario: 'email', name: 'publish p99 at a fixed rate', value: r.p99, unit: 'ms', better: 'lower', params });
   }
   return figures;
 }

@@ -75,7 +75,10 @@ export class MailerThread implements MailSender {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    const closed = new Promise<void>((resolve) => this.worker.on('message', (msg: FromThread) => 'closed' in msg && resolve()));
+    const closed = new Promise<void>((resolve) => {
+      this.worker.on('message', (msg: FromThread) => 'closed' in msg && resolve());
+      this.worker.once('exit', () => resolve()); // a thread that failed says nothing more
+    });
     this.worker.postMessage({ close: 3_000 } satisfies ToThread);
     await closed;
     await this.worker.terminate();
