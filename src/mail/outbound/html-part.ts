@@ -22,8 +22,8 @@ export class HtmlPart {
   }
 
   static async compile(mjml = notificationMjml): Promise<HtmlPart> {
-    const { html, errors } = await mjml2html(mjml, { validationLevel: 'strict' });
-    if (errors.length > 0) throw new Error(`the mail template is not valid MJML: ${errors.map((e) => e.formattedMessage).join('; ')}`);
+    const { html, errors: problems } = await mjml2html(mjml, { validationLevel: 'strict' });
+    if (problems.length > 0) throw new Error(`the mail template is not valid MJML: ${problems.map((e) => e.formattedMessage).join('; ')}`);
     return new HtmlPart(html);
   }
 
