@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import bcrypt from 'bcryptjs';
 import type { Json } from '../support/clients.js';
 import { LogCapture } from '../support/log.js';
 import { Scrape } from '../support/prometheus.js';
 import { SmtpSink } from '../support/smtp.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Forwarding as e-mail (X-Email): a real server relaying to a real SMTP sink started by the test. */
 
@@ -147,6 +149,18 @@ describe('e-mail out — refusals', () => {
     assert.equal((await post(s, '/bucket', 'no mail')).status, 200, 'publishing without e-mail goes on');
     const messages = (await (await fetch(`${s.url}/bucket/json?poll=1`)).text()).trim().split('\n').map((l) => (JSON.parse(l) as Json).message);
     assert.deepEqual(messages, ['m0', 'm1', 'no mail']);
+  });
+});
+
+describe('e-mail out — a user\'s e-mails', () => {
+  it('GET /v1/account counts the day\'s forwarded e-mails against the limit', async () => {
+    const sink = await SmtpSink.start();
+    const s = await server(sink.address, { 'auth-file': join(tempDir(), 'auth.db'), 'auth-users': [`phil:${bcrypt.hashSync('pw', 4)}:user`] });
+    const authorization = `Basic ${Buffer.from('phil:pw').toString('base64')}`;
+    assert.equal((await post(s, '/mine', 'x', { Authorization: authorization, Email: 'phil@example.com' })).status, 200);
+    await sink.mails.take(5000);
+    const me = (await (await fetch(`${s.url}/v1/account`, { headers: { Authorization: authorization } })).json()) as { stats: Json; limits: Json };
+    assert.deepEqual([me.stats.emails, me.stats.emails_remaining, me.limits.emails], [1, 23, 24]);
   });
 });
 
