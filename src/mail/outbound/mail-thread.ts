@@ -28,7 +28,13 @@ const report = (): void => {
   post(outcomes);
   outcomes = { sent: 0, failed: 0 };
 };
-const log = pino({ level: input.logLevel, base: undefined }, { write: (line: string) => post({ log: line }) });
+// Outcomes go first, so a log line never arrives before the count of what it tells.
+const log = pino({ level: input.logLevel, base: undefined }, {
+  write: (line: string) => {
+    report();
+    post({ log: line });
+  },
+});
 const mailer = await relayMailer(input.sender, input.baseUrl, log, {
   mailSent: (ok) => {
     if (outcomes.sent + outcomes.failed === 0) setImmediate(report);
