@@ -32,6 +32,10 @@ export interface Sizes {
   /** Rounds of (one address, address flood), and the seconds of each. */
   floodRounds: number;
   floodSeconds: number;
+  /** Mails sent to the SMTP listener, one after another (the e-mail scenario). */
+  mailsIn: number;
+  /** Rounds of (without, with X-Email) publish load in the e-mail scenario. */
+  emailRounds: number;
 }
 
 export const fullSizes: Sizes = {
@@ -51,6 +55,8 @@ export const fullSizes: Sizes = {
   floodAddresses: 200_000,
   floodRounds: 4,
   floodSeconds: 5,
+  mailsIn: 1000,
+  emailRounds: 4,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -71,6 +77,8 @@ export const quickSizes: Sizes = {
   floodAddresses: 2_000,
   floodRounds: 1,
   floodSeconds: 1,
+  mailsIn: 20,
+  emailRounds: 1,
 };
 
 export interface Load {

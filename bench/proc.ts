@@ -4,11 +4,14 @@ import { readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const hz = 100;
 
-/** CPU seconds (user + system) a process has used so far; undefined if it cannot be read. */
-export function cpuSeconds(pid: number | undefined): number | undefined {
+/**
+ * CPU seconds (user + system) a process has used so far, or one of its threads (`tid`;
+ * a Node process's main thread is its pid); undefined if it cannot be read.
+ */
+export function cpuSeconds(pid: number | undefined, tid?: number): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / hz;
   } catch {

@@ -8,6 +8,7 @@
  *   npm run bench -- --target URL      measure a running ntfy-compatible server
  *   npm run bench -- --only fanout,idle    some scenarios
  *   npm run bench -- --only flood          one address vs 200,000 (needs wrk)
+ *   npm run bench -- --only email          X-Email's cost to publishing; mail in to subscriber
  *   npm run bench -- --profile DIR     write a V8 CPU profile of Tocsin per scenario
  */
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ import { limitsScenario } from './scenarios/limits.js';
 import { floodScenario } from './scenarios/flood.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
 import { templatesScenario } from './scenarios/templates.js';
+import { emailScenario } from './scenarios/email.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
 
@@ -38,6 +40,7 @@ const scenarios: Record<string, Scenario[]> = {
   limits: [limitsScenario],
   templates: [templatesScenario],
   flood: [floodScenario],
+  email: [emailScenario],
 };
 
 const { values } = parseArgs({

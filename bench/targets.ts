@@ -6,6 +6,8 @@ import { pin, rssBytes } from './proc.js';
 export interface Target {
   name: string;
   url: string;
+  /** The SMTP listener's port, when smtp-server-listen is set. */
+  smtpPort?: number;
   pid?: number;
   /** The server's own heap, when it can tell (servers started by the harness). */
   heapUsed(): Promise<number | undefined>;
@@ -30,7 +32,7 @@ async function startForked(name: string, script: string, options: StartOptions):
   const execArgv = ['--expose-gc', ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
   const child: ChildProcess = fork(new URL(script, import.meta.url).pathname, options.settings ?? [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   pin(child.pid, serverCore);
-  const [ready] = (await once(child, 'message')) as [{ port: number }];
+  const [ready] = (await once(child, 'message')) as [{ port: number; smtpPort?: number }];
   const ask = async <T>(question: string, key: string): Promise<T> => {
     child.send(question);
     for (;;) {
@@ -41,6 +43,7 @@ async function startForked(name: string, script: string, options: StartOptions):
   return {
     name,
     url: `http://127.0.0.1:${ready.port}`,
+    ...(ready.smtpPort !== undefined && { smtpPort: ready.smtpPort }),
     pid: child.pid,
     heapUsed: async () => (await ask<NodeJS.MemoryUsage>('memory', 'memory')).heapUsed,
     rss: () => rssBytes(child.pid),

@@ -11,7 +11,7 @@ const args = process.argv.slice(2);
 for (let i = 0; i + 1 < args.length; i += 2) flags[(args[i] as string).replace(/^--/, '') as keyof RawValues] = args[i + 1];
 const { config } = loadConfig({ flags });
 const server = await startServer(config, pino({ level: 'warn' }));
-process.send?.({ port: server.port });
+process.send?.({ port: server.port, smtpPort: server.smtpPort });
 process.on('message', (msg: string) => {
   if (msg === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();

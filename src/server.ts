@@ -18,6 +18,8 @@ import { sharedHousekeeping } from './housekeeping/shared.js';
 import { Stats } from './streams/stats.js';
 import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
+import { listenSmtp } from './mail/inbound/smtp-listener.js';
+import { MailerThread } from './mail/outbound/mailer-thread.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
@@ -37,6 +39,8 @@ export interface RunningServer {
   port: number;
   /** The port of metrics-listen-http, when set. */
   metricsPort: number | undefined;
+  /** The port of smtp-server-listen, when set. */
+  smtpPort: number | undefined;
   context: ServerContext;
   /** Graceful stop: stop accepting, commit what is queued, end every stream, close the store. */
   close(): Promise<void>;
@@ -66,6 +70,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
     observer: metrics,
   });
+  const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const ctx: ServerContext = {
     config, log, cache, hub, topics, publisher, stats, visitors, attachments,
@@ -82,6 +87,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
     metrics,
+    mailer,
   };
   metrics?.watch(stateOf(ctx));
 
@@ -95,6 +101,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
   const metricsSocket = metrics && config.metrics.listen ? await listenMetrics(metrics, config.metrics.listen, log) : undefined;
+  const smtp = config.smtpServer && (await listenSmtp(ctx));
+  if (smtp) log.info({ smtpPort: smtp.port, domain: config.smtpServer?.domain }, `SMTP listener on ${config.smtpServer?.listen.host || '*'}:${smtp.port}`);
 
   await scheduler.start();
   const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
@@ -104,16 +112,18 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     (closing ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
       if (metricsSocket) uws.us_listen_socket_close(metricsSocket);
+      await smtp?.close(); // mails under way are published (or refused) before the drain
       await scheduler.stop();
       await nodeTimer.stop();
       await publisher.drain();
+      await mailer?.close();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
       await stats.save();
       await store.close();
       log.info('stopped');
     })());
-  return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), context: ctx, close };
+  return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), smtpPort: smtp?.port, context: ctx, close };
 }
 
 async function listenMetrics(metrics: Metrics, { host, port }: { host: string; port: number }, log: Logger): Promise<us_listen_socket> {

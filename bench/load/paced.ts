@@ -14,6 +14,8 @@ interface Paced {
   rate: number;
   durationMs: number;
   connections: number;
+  /** Extra request headers (the e-mail scenario's X-Email). */
+  headers?: Record<string, string>;
 }
 
 interface Conn {
@@ -35,11 +37,12 @@ function responseLength(buf: Buffer): number {
 }
 
 serveCommands({
-  run: ({ url, topic, rate, durationMs, connections }: Paced) =>
+  run: ({ url, topic, rate, durationMs, connections, headers = {} }: Paced) =>
     new Promise((resolve) => {
       const base = new URL(url);
       const body = 'bench paced';
-      const request = Buffer.from(`POST /${topic} HTTP/1.1\r\nHost: ${base.host}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const request = Buffer.from(`POST /${topic} HTTP/1.1\r\nHost: ${base.host}\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`);
       const latencies: number[] = [];
       const backlog: number[] = [];
       let failed = 0;

@@ -92,6 +92,8 @@ function checkCombinations(c: Config): void {
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
+  if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
+  if (c.smtpServer && !c.smtpServer.domain) throw new ConfigError('if smtp-server-listen is set, smtp-server-domain must also be set');
 }
 
 function readFile(path: string, warnings: string[]): Record<string, unknown> {
@@ -180,7 +182,16 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorPrefixBitsIpv4: v['visitor-prefix-bits-ipv4'] as number,
     visitorPrefixBitsIpv6: v['visitor-prefix-bits-ipv6'] as number,
     visitorMessageDailyLimit: v['visitor-message-daily-limit'] as number,
+    visitorEmailLimitBurst: v['visitor-email-limit-burst'] as number,
     visitorEmailLimitReplenishMs: duration('visitor-email-limit-replenish'),
+    smtpSender:
+      str('smtp-sender-addr') === ''
+        ? undefined
+        : { ...relayAddress(str('smtp-sender-addr')), user: str('smtp-sender-user'), pass: str('smtp-sender-pass'), from: str('smtp-sender-from') },
+    smtpServer:
+      str('smtp-server-listen') === ''
+        ? undefined
+        : { listen: parseListen(str('smtp-server-listen'), 'smtp-server-listen'), domain: str('smtp-server-domain'), addrPrefix: str('smtp-server-addr-prefix') },
     templateDir: str('template-dir'),
     attachmentCacheDir: str('attachment-cache-dir'),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
@@ -196,6 +207,13 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
   };
+}
+
+/** smtp-sender-addr: `host:port` with a host (ntfy dials it with net/smtp). */
+function relayAddress(value: string): { host: string; port: number } {
+  const address = parseListen(value, 'smtp-sender-addr');
+  if (address.host === '') throw new ConfigError(`invalid value for smtp-sender-addr: ${JSON.stringify(value)} (must be host:port, e.g. smtp.example.com:587)`);
+  return address;
 }
 
 /** `[host]:port` as ntfy writes it: ":80", "127.0.0.1:8080", "[::1]:8080". An empty host means every interface. */

@@ -74,7 +74,15 @@ export const settings = {
   'visitor-prefix-bits-ipv6': { kind: 'int', default: 64, doc: 'Leading bits of an IPv6 address that make one visitor (a /64 by default)' },
   'visitor-request-limit-replenish': { kind: 'duration', default: '5s', doc: 'One more request per this interval; a visitor\'s daily message limit derives from it' },
   'visitor-message-daily-limit': { kind: 'int', default: 0, doc: 'Messages per visitor per day; 0 derives it from visitor-request-limit-replenish' },
+  'visitor-email-limit-burst': { kind: 'int', default: 16, doc: 'E-mails a visitor may have forwarded at once before 42902' },
   'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
+  'smtp-sender-addr': { kind: 'string', default: '', doc: 'SMTP relay (host:port) that forwards X-Email messages; empty refuses them (40001); needs base-url and smtp-sender-from' },
+  'smtp-sender-user': { kind: 'string', default: '', doc: 'User name at the SMTP relay (AUTH PLAIN); empty sends without logging in' },
+  'smtp-sender-pass': { kind: 'string', default: '', doc: 'Password at the SMTP relay' },
+  'smtp-sender-from': { kind: 'string', default: '', doc: 'Sender address of forwarded e-mails, e.g. ntfy@example.com' },
+  'smtp-server-listen': { kind: 'string', default: '', doc: 'Address ([host]:port) of the SMTP listener that publishes incoming e-mail, e.g. :25; empty: none' },
+  'smtp-server-domain': { kind: 'string', default: '', doc: 'E-mail domain of the SMTP listener (the MX record\'s), e.g. ntfy.example.com' },
+  'smtp-server-addr-prefix': { kind: 'string', default: '', doc: 'Prefix every recipient must carry before the topic, e.g. ntfy- for ntfy-mytopic@domain (against spam)' },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
   'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
@@ -155,7 +163,12 @@ export interface Config {
   visitorPrefixBitsIpv4: number;
   visitorPrefixBitsIpv6: number;
   visitorMessageDailyLimit: number;
+  visitorEmailLimitBurst: number;
   visitorEmailLimitReplenishMs: number;
+  /** E-mail out: the relay that forwards X-Email messages; undefined when off (40001). */
+  smtpSender: { host: string; port: number; user: string; pass: string; from: string } | undefined;
+  /** E-mail in: the SMTP listener publishing what it receives; undefined when off. */
+  smtpServer: { listen: { host: string; port: number }; domain: string; addrPrefix: string } | undefined;
   templateDir: string;
   attachmentCacheDir: string;
   attachmentTotalSizeLimit: number;

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { MailObserver } from '../mail/outbound/mailer.js';
 import type { HttpError } from '../model/errors.js';
 import type { PublishObserver } from '../streams/publisher.js';
 import { ntfyMetrics } from './ntfy.js';
@@ -12,7 +13,7 @@ import { tocsinMetrics } from './tocsin.js';
  * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
  * Gauges of state are read when scraped, never updated on the request path.
  */
-export class Metrics implements PublishObserver {
+export class Metrics implements PublishObserver, MailObserver {
   readonly registry = new Registry();
   private readonly requests = new RequestCounts();
   private state: ServerState | undefined;
@@ -57,6 +58,16 @@ export class Metrics implements PublishObserver {
     this.ntfy.publishedFailure.inc();
     throw err;
   };
+
+  /** A forwarded e-mail the relay took, or one given up on (refused, retries spent, or dropped from a full queue). */
+  mailSent(ok: boolean): void {
+    (ok ? this.ntfy.emailsSentSuccess : this.ntfy.emailsSentFailure).inc();
+  }
+
+  /** An e-mail published (250), or refused at RCPT TO or DATA (as ntfy counts them). */
+  mailReceived(ok: boolean): void {
+    (ok ? this.ntfy.emailsReceivedSuccess : this.ntfy.emailsReceivedFailure).inc();
+  }
 
   slowSubscriberDropped(format: string): void {
     this.own.slowSubscribers.inc({ format });

@@ -6,8 +6,8 @@ import type { ServerState } from './state.js';
  * ntfy's metrics (server/server_metrics.go) under ntfy's names, types and labels, so
  * ntfy's Grafana dashboard (examples/grafana-dashboard) reads a Tocsin server unchanged.
  * ntfy registers every one of them whenever metrics are on, whether or not the server
- * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has none of
- * those features yet: their counters exist and stay 0, nothing counts into them.
+ * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has no calls,
+ * Matrix or Firebase yet: their counters exist and stay 0, nothing counts into them.
  * The state gauges are collected at scrape time (see state.ts); ntfy sets them once per
  * manager interval.
  */
@@ -34,10 +34,10 @@ export function ntfyMetrics(registry: Registry, requests: RequestCounts, state: 
     publishDurationMs: gauge('ntfy_message_publish_duration_ms', 'Milliseconds the latest publish took until its commit'),
     firebaseSuccess: counter('ntfy_firebase_published_success', 'Firebase pushes sent (not supported by Tocsin: always 0)'),
     firebaseFailure: counter('ntfy_firebase_published_failure', 'Firebase pushes failed (not supported by Tocsin: always 0)'),
-    emailsSentSuccess: counter('ntfy_emails_sent_success', 'E-mails sent (not supported by Tocsin yet: always 0)'),
-    emailsSentFailure: counter('ntfy_emails_sent_failure', 'E-mails that could not be sent (not supported by Tocsin yet: always 0)'),
-    emailsReceivedSuccess: counter('ntfy_emails_received_success', 'E-mails received (not supported by Tocsin yet: always 0)'),
-    emailsReceivedFailure: counter('ntfy_emails_received_failure', 'E-mails refused (not supported by Tocsin yet: always 0)'),
+    emailsSentSuccess: counter('ntfy_emails_sent_success', 'Forwarded e-mails (X-Email) the relay took'),
+    emailsSentFailure: counter('ntfy_emails_sent_failure', 'Forwarded e-mails given up on: refused, retries spent, or dropped from the full queue'),
+    emailsReceivedSuccess: counter('ntfy_emails_received_success', 'E-mails received by the SMTP listener and published'),
+    emailsReceivedFailure: counter('ntfy_emails_received_failure', 'E-mails refused by the SMTP listener, at RCPT TO or DATA'),
     callsSuccess: counter('ntfy_calls_made_success', 'Phone calls made (not supported by Tocsin yet: always 0)'),
     callsFailure: counter('ntfy_calls_made_failure', 'Phone calls failed (not supported by Tocsin yet: always 0)'),
     unifiedPushSuccess: counter('ntfy_unifiedpush_published_success', 'UnifiedPush messages published (up=1)'),

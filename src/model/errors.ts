@@ -79,6 +79,7 @@ export const errors = {
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
   tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),
+  tooManyEmails: row(42902, 429, 'limit reached: too many emails', `${docs}/publish/#limitations`),
   tooManySubscriptions: row(42903, 429, 'limit reached: too many active subscriptions', `${docs}/publish/#limitations`),
   tooManyTopics: row(42904, 429, 'limit reached: the total number of topics on the server has been reached, please contact the admin', `${docs}/publish/#limitations`),
   bandwidthLimit: row(42905, 429, 'limit reached: daily bandwidth reached', `${docs}/publish/#limitations`),

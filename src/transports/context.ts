@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Config } from '../config/schema.js';
+import type { MailSender } from '../mail/outbound/mailer.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HttpError } from '../model/errors.js';
 import type { AttachmentStore } from '../store/attachment-store.js';
@@ -45,6 +46,8 @@ export interface ServerContext {
   counters: { slowSubscribersDropped: number };
   /** Prometheus metrics; undefined unless enable-metrics or metrics-listen-http is set. */
   metrics: Metrics | undefined;
+  /** Forwards X-Email messages; undefined without smtp-sender-addr. */
+  mailer: MailSender | undefined;
 }
 
 /** What an Exchange tells of each error it answers: the rejection log and the request counts. */

@@ -15,6 +15,9 @@ export interface VisitorLimits {
   attachmentExpirySeconds: number;
   /** Attachment bytes uploaded, downloaded or replayed per day. */
   bandwidth: number;
+  /** E-mails forwarded at once, then one more per `emailReplenishMs`. */
+  emailBurst: number;
+  emailReplenishMs: number;
 }
 
 /** Told when a visitor starts and stops holding subscriptions (its registry must not evict it meanwhile). */
@@ -37,8 +40,11 @@ export class Visitor {
    * is garbage collected work.
    */
   private bytes: Bucket | undefined;
+  /** Made at the first X-Email, as `bytes`: most visitors never send one. */
+  private mails: Bucket | undefined;
   private day: number;
   private messageCount = 0;
+  private emailCount = 0;
   subscriptions = 0;
   /** Its own last request (not one billed to it by a UnifiedPush publisher). */
   seenAt: number;
@@ -89,6 +95,21 @@ export class Visitor {
     return this.messageCount;
   }
 
+  /** 42902 once the e-mail bucket is empty; exempt hosts too, as ntfy (they are exempt from requests only). */
+  email(now: number): void {
+    const { emailBurst, emailReplenishMs } = this.limits;
+    this.mails ??= new Bucket(emailBurst, now);
+    if (!this.mails.take(1, now, emailBurst, emailReplenishMs)) throw errors.tooManyEmails;
+    this.rollDay(now);
+    this.emailCount++;
+  }
+
+  /** E-mails forwarded today (GET /v1/account's stats). */
+  emails(now: number): number {
+    this.rollDay(now);
+    return this.emailCount;
+  }
+
   /** 42903 when the visitor holds visitor-subscription-limit subscriptions already. */
   subscribe(): void {
     if (!this.exempt && this.subscriptions >= this.limits.subscriptions) throw errors.tooManySubscriptions;
@@ -105,6 +126,7 @@ export class Visitor {
     if (day !== this.day) {
       this.day = day;
       this.messageCount = 0;
+      this.emailCount = 0;
     }
   }
 }

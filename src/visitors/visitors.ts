@@ -195,6 +195,8 @@ export class Visitors implements Holder {
         attachmentTotalSize: c.visitorAttachmentTotalSizeLimit,
         attachmentExpirySeconds: Math.floor(c.attachmentExpiryDurationMs / 1000),
         bandwidth: c.visitorAttachmentDailyBandwidthLimit,
+        emailBurst: c.visitorEmailLimitBurst,
+        emailReplenishMs: c.visitorEmailLimitReplenishMs,
       };
       return this.configLimits;
     }
@@ -208,6 +210,9 @@ export class Visitors implements Holder {
       attachmentTotalSize: tier.attachmentTotalSizeLimit,
       attachmentExpirySeconds: tier.attachmentExpiryDuration,
       bandwidth: tier.attachmentBandwidthLimit,
+      // ntfy's tierBasedVisitorLimits: a fifth of the day's e-mails at once, within [visitor-email-limit-burst, 150].
+      emailBurst: Math.min(Math.max(Math.floor(tier.emailLimit * 0.2), c.visitorEmailLimitBurst), 150),
+      emailReplenishMs: dayMs / tier.emailLimit,
     };
   }
 }

@@ -36,5 +36,7 @@ describe('bench — quick mode', () => {
     assert.deepEqual(limits, ['on', 'off (exempt)']);
     const metrics = rows.filter((r) => r.scenario === 'publish' && (r.params as { metrics?: string }).metrics !== undefined).map((r) => (r.params as { metrics: string }).metrics);
     assert.deepEqual(metrics, ['off', 'on, scraped every second', 'off', 'on, scraped every second']);
+    const email = new Set(rows.filter((r) => r.scenario === 'email').map((r) => r.name));
+    for (const name of ['server main-thread CPU per publish', 'publish p99 at a fixed rate', 'mail in: end of DATA to subscriber p99']) assert.ok(email.has(name), name);
   });
 });

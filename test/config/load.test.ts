@@ -62,6 +62,20 @@ describe('config', () => {
     assert.deepEqual([config.enableSignup, config.accountCreationLimit, config.authFailureLimit], [true, { burst: 3, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
   });
 
+  it('e-mail: the relay needs base-url and smtp-sender-from, the listener its domain (as ntfy); both parse to addresses', () => {
+    assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'smtp-sender-from': 'a@b.c' } }), /if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set/);
+    assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'base-url': 'https://n.example' } }), /smtp-sender-from must also be set/);
+    assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': ':587', 'base-url': 'https://n.example', 'smtp-sender-from': 'a@b.c' } }), /invalid value for smtp-sender-addr: ":587" \(must be host:port/);
+    assert.throws(() => loadConfig({ flags: { 'smtp-server-listen': ':25' } }), /if smtp-server-listen is set, smtp-server-domain must also be set/);
+    const { config } = loadConfig({
+      flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'smtp-sender-user': 'u', 'smtp-sender-pass': 'p', 'smtp-sender-from': 'a@b.c', 'base-url': 'https://n.example', 'smtp-server-listen': ':25', 'smtp-server-domain': 'n.example', 'smtp-server-addr-prefix': 'ntfy-' },
+    });
+    assert.deepEqual(config.smtpSender, { host: 'smtp.example.com', port: 587, user: 'u', pass: 'p', from: 'a@b.c' });
+    assert.deepEqual(config.smtpServer, { listen: { host: '', port: 25 }, domain: 'n.example', addrPrefix: 'ntfy-' });
+    assert.deepEqual([config.visitorEmailLimitBurst, config.visitorEmailLimitReplenishMs], [16, 3_600_000]);
+    assert.deepEqual([loadConfig().config.smtpSender, loadConfig().config.smtpServer], [undefined, undefined]);
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });

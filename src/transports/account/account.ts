@@ -45,10 +45,10 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
   const store = accounts(ctx).store;
   const limits = accountLimits(ctx.config, user);
   const reservations = user ? await store.reservations(user.name) : [];
-  // E-mails and calls are not offered yet, so none are used.
+  // Calls are not offered yet, so none are used.
   const visitor = visitorOf(ctx, req, user);
   const attachmentTotalSize = ctx.attachments ? await ctx.attachments.usage(attachmentOwner(user, visitor)) : 0;
-  const stats = accountStats(limits, { messages: visitor.messages(Date.now()), emails: 0, calls: 0, reservations: reservations.length, attachmentTotalSize });
+  const stats = accountStats(limits, { messages: visitor.messages(Date.now()), emails: visitor.emails(Date.now()), calls: 0, reservations: reservations.length, attachmentTotalSize });
   if (!user) {
     ex.json({ username: '*', role: 'anonymous', limits, stats });
     return;

@@ -7,12 +7,15 @@ import { boolParam, isBoolWord, isTrueWord, listParam, param } from '../http/par
 import type { RequestInfo } from '../http/request.js';
 import { parseActions } from './actions.js';
 import { parseFutureTime } from '../../model/future-time.js';
+import { forwardAddress } from '../../mail/outbound/address.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
   cacheDurationMs: number;
+  /** Set when X-Email may be forwarded (smtp-sender-addr). */
+  smtpSender: object | undefined;
 }
 
 export interface ParsedPublish {
@@ -26,6 +29,8 @@ export interface ParsedPublish {
   upload?: { name: string };
   /** The body is JSON to render these templates against (`Template:`). */
   template?: TemplateRequest;
+  /** Forward the message to this address once published (`X-Email`). */
+  email?: string;
 }
 
 /**
@@ -68,8 +73,8 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     if (!httpUrl.test(icon)) throw errors.iconUrlInvalid;
     message.icon = icon;
   }
-  // Neither e-mail nor calls are configured in this server, so ntfy's answer is an error.
-  if (param(req, 'email') !== '') throw errors.emailDisabled;
+  const email = emailOf(req, limits);
+  // Calls are not available in this server, so ntfy's answer is an error.
   if (param(req, 'call') !== '') throw errors.phoneCallsDisabled;
   const text = param(req, 'message').replaceAll('\\n', '\n');
   const template = templateRequest(req, text);
@@ -82,6 +87,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   const deliver = delay === '';
   if (!deliver) {
     if (!cache) throw errors.delayNoCache;
+    if (email !== '') throw errors.delayNoEmail; // the address is not stored with the message, as in ntfy
     message.time = delayedTime(delay, limits);
   }
   const actions = param(req, 'actions');
@@ -110,7 +116,20 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     message.message = text || (message.attachment ? `You received a file: ${message.attachment.name}` : 'triggered');
   }
   if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
-  return { message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false), ...(upload && { upload }), ...(templated && { template: templated }) };
+  return {
+    message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false),
+    ...(upload && { upload }), ...(templated && { template: templated }),
+    // An iOS poll request is never mailed (ntfy drops the address).
+    ...(email !== '' && pollId === '' && { email }),
+  };
+}
+
+/** X-Email: 40001 when this server sends no mail, else one address (see forwardAddress). */
+function emailOf(req: RequestInfo, limits: PublishLimits): string {
+  const value = param(req, 'email');
+  if (value === '') return '';
+  if (!limits.smtpSender) throw errors.emailDisabled;
+  return forwardAddress(value);
 }
 
 /** `Template:` a true word (inline), a false word or nothing (off), else a template file's name. */
