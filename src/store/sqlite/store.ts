@@ -2,12 +2,14 @@ import { InMemoryNotificationChannel, type AgendaBackend } from 'agenda';
 import type { Store } from '../store.js';
 import { openDatabase } from './database.js';
 import { SqliteJobRepository } from './job-repository.js';
+import { InProcessFeed } from './live-feed.js';
 import { SqliteMessageCache } from './message-cache.js';
 
 /**
  * The embedded store: the cache and the jobs on one SQLite database (memory when `file`
- * is empty). One process owns the file, so job notifications stay in memory: a job saved
- * due before the next poll is picked up at once.
+ * is empty). One process owns the file, so job notifications and the live feed stay in
+ * memory: a job saved due before the next poll is picked up at once, and a commit goes
+ * live without a round trip through the database.
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store {
   const db = openDatabase(file, startupQueries);
@@ -20,9 +22,14 @@ export function openSqliteStore(file: string, startupQueries = ''): Store {
     connect: () => repository.connect(),
     disconnect: async () => undefined,
   };
+  const feed = new InProcessFeed();
   return {
     cache: new SqliteMessageCache(db),
     jobs,
-    close: async () => void db.close(),
+    feed,
+    close: async () => {
+      feed.close();
+      db.close();
+    },
   };
 }
