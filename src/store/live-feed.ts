@@ -27,15 +27,18 @@ export interface FeedBatch {
  *   reads `position` and then replays the cache thus knows which replayed messages may
  *   still arrive live (those above it): the hand-over has no gap and no duplicate.
  * - `committed` is called by the publisher after each successful commit, in commit order,
- *   with the batch's events to go live (stored, released and uncached, never none). It
- *   resolves once they are on their way to every subscriber, and the publisher answers the
- *   batch only then (a rejection fails the batch's publishes). A feed that tails the
- *   database may leave the stored events to its cursor and pass the uncached ones
- *   (those without `seq`) through the database.
+ *   with the batch's events to go live (stored, released and uncached, never none). The
+ *   publisher answers the batch once they are on their way to every subscriber: when
+ *   `committed` returns, or when the promise it returns resolves (a rejection fails the
+ *   batch's publishes). A feed that tails the database may leave the stored events to its
+ *   cursor and pass the uncached ones (those without `seq`) through the database, answering
+ *   with the promise of that write; a feed that hands the batch on in the call returns
+ *   nothing, which spares the publisher an await per batch (4% of the pipeline's CPU,
+ *   measured with 100 subscribers in process).
  * - `batches$` completes when the store closes.
  */
 export interface LiveFeed {
   readonly batches$: Observable<FeedBatch>;
   readonly position: number;
-  committed(events: readonly Outbound[]): Promise<void>;
+  committed(events: readonly Outbound[]): Promise<void> | undefined;
 }

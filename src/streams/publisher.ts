@@ -125,7 +125,9 @@ export class Publisher {
       return event;
     });
     live.push(...released);
-    if (live.length > 0) await this.feed.committed(live);
+    // Awaited only while the feed is still handing the batch on (see LiveFeed.committed).
+    const handing = live.length > 0 ? this.feed.committed(live) : undefined;
+    if (handing) await handing;
     publishes.forEach((p, i) => p.resolve(events[i] as Outbound));
     this.published += publishes.length;
     for (const r of releases) r.resolve();

@@ -2,8 +2,6 @@ import { Subject } from 'rxjs';
 import type { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed } from '../live-feed.js';
 
-const handedOn = Promise.resolve();
-
 /**
  * The embedded store's live feed. One process owns the SQLite file, so every commit is
  * this process's own: the batch goes to the followers synchronously, inside `committed`,
@@ -18,11 +16,11 @@ export class InProcessFeed implements LiveFeed {
     return this.handed;
   }
 
-  committed(events: readonly Outbound[]): Promise<void> {
+  committed(events: readonly Outbound[]): undefined {
     this.subject.next({ events, committedAt: performance.now() });
     // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
     for (const event of events) if (event.seq !== undefined && event.seq > this.handed) this.handed = event.seq;
-    return handedOn;
+    return undefined;
   }
 
   close(): void {
