@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { concatMap, connectable, firstValueFrom, ReplaySubject, take, toArray, type Observable } from 'rxjs';
-import { sequenceEvent, type Message } from '../../../src/model/message.js';
+import { sequenceEvent } from '../../../src/model/message.js';
 import type { Outbound } from '../../../src/model/outbound.js';
 import type { LiveFeed } from '../../../src/store/live-feed.js';
 import type { Store } from '../../../src/store/store.js';
@@ -9,16 +9,8 @@ import { TopicHub } from '../../../src/streams/hub.js';
 import { Publisher, type PublishOptions } from '../../../src/streams/publisher.js';
 import { Scheduler } from '../../../src/streams/scheduler.js';
 import { openSubscription } from '../../../src/streams/subscription.js';
-
-/** Opens a fresh, empty store of the backend under test. */
-export type OpenStore = () => Promise<Store>;
-
-const now = Math.floor(Date.now() / 1000);
-let counter = 0;
-function message(topic: string, extra: Partial<Message> = {}): Message {
-  counter++;
-  return { id: `feed${String(counter).padStart(8, '0')}`, time: now, expires: now + 3600, event: 'message', topic, message: `m${counter}`, ...extra };
-}
+import { message, now } from './cache-messages.js';
+import type { Open } from './instances.js';
 
 const live: PublishOptions = { cache: true, deliver: true };
 const uncached: PublishOptions = { cache: false, deliver: true };
@@ -40,19 +32,20 @@ const idsOf = (events: readonly Outbound[]): string[] => events.map((e) => e.hea
 
 /**
  * The contract of the LiveFeed port (src/store/live-feed.ts), for every backend: a runner
- * calls this with a factory opening a fresh store. The feed is driven as the server drives
- * it, by the Publisher on the same store's cache and jobs.
+ * calls this with the backend's factory of stores (cache, jobs and feed). Each case opens
+ * a fresh database and drives the feed as the server does, by the Publisher on the same
+ * store's cache and jobs.
  */
-export function describeLiveFeed(name: string, open: OpenStore): void {
+export function describeLiveFeed(name: string, open: Open<Store>): void {
   describe(`live feed contract — ${name}`, { timeout: 30_000 }, () => {
     const closers: (() => Promise<void>)[] = [];
     after(async () => {
       for (const close of closers) await close();
     });
 
-    /** A fresh store, its publisher (the feed's writer, one batch per turn) and what the feed emits. */
+    /** A fresh store, its publisher (the feed's writer: a batch per turn, or per `batchSize` publishes) and what the feed emits. */
     async function pipeline(batchSize = 0): Promise<{ feed: LiveFeed; store: Store; publisher: Publisher; events$: Observable<Outbound>; commitErrors: number[] }> {
-      const store = await open();
+      const { instance: store, close } = await open();
       const commitErrors: number[] = [];
       const scheduler: Scheduler = new Scheduler(
         store.jobs,
@@ -68,7 +61,7 @@ export function describeLiveFeed(name: string, open: OpenStore): void {
       closers.push(async () => {
         await publisher.drain();
         await scheduler.stop();
-        await store.close();
+        await close();
       });
       return { feed: store.feed, store, publisher, events$: recorded(store.feed), commitErrors };
     }
@@ -170,10 +163,10 @@ export function describeLiveFeed(name: string, open: OpenStore): void {
     });
 
     it('live feed — completes when the store closes', async () => {
-      const store = await open();
+      const { instance: store, close } = await open();
       let completed = false;
       store.feed.batches$.subscribe({ complete: () => (completed = true) });
-      await store.close();
+      await close();
       assert.equal(completed, true);
     });
   });
