@@ -53,7 +53,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
   const store = await openStores(config);
-  const { cache, auth: authStore, attachments } = store;
+  const { cache, feed, auth: authStore, attachments } = store;
   if (authStore) await provisionOrClose(store, authStore, config);
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
   topics.seed(store.knownTopics);
@@ -63,7 +63,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
-  const publisher = new Publisher(cache, hub, scheduler, {
+  hub.follow(feed.batches$, metrics);
+  const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
@@ -73,7 +74,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const ctx: ServerContext = {
-    config, log, cache, hub, topics, publisher, stats, visitors, attachments,
+    config, log, cache, feed, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
       signups: config.accountCreationLimit,

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { MailObserver } from '../mail/outbound/mailer.js';
 import type { HttpError } from '../model/errors.js';
+import type { DeliveryObserver } from '../streams/hub.js';
 import type { PublishObserver } from '../streams/publisher.js';
 import { ntfyMetrics } from './ntfy.js';
 import { RequestCounts } from './requests.js';
@@ -13,7 +14,7 @@ import { tocsinMetrics } from './tocsin.js';
  * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
  * Gauges of state are read when scraped, never updated on the request path.
  */
-export class Metrics implements PublishObserver, MailObserver {
+export class Metrics implements PublishObserver, DeliveryObserver, MailObserver {
   readonly registry = new Registry();
   private readonly requests = new RequestCounts();
   private state: ServerState | undefined;

@@ -1,14 +1,20 @@
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject, type Subscription } from 'rxjs';
 import type { Outbound } from '../model/outbound.js';
+import type { FeedBatch } from '../store/live-feed.js';
+
+/** What the hub reports as it delivers (the metrics); each call must be O(1). */
+export interface DeliveryObserver {
+  /** One event handed to the hub's subscribers `seconds` after its batch committed. */
+  delivered(seconds: number): void;
+}
 
 /**
  * The topic hub: one Subject per live topic, created by the first subscriber and dropped
- * with the last. Delivery is synchronous, in call order, so per-topic order is the order
- * of `deliver` calls, which is commit order (see Publisher).
+ * with the last. It follows the store's live feed and delivers synchronously, in the
+ * feed's order, so per-topic order is commit order (see LiveFeed).
  */
 export class TopicHub {
   private readonly subjects = new Map<string, Subject<Outbound>>();
-  private highestSeq = 0;
 
   topic$(name: string): Observable<Outbound> {
     return new Observable<Outbound>((subscriber) => {
@@ -26,14 +32,14 @@ export class TopicHub {
     });
   }
 
-  deliver(event: Outbound): void {
-    if (event.seq !== undefined && event.seq > this.highestSeq) this.highestSeq = event.seq;
-    this.subjects.get(event.head.topic)?.next(event);
-  }
-
-  /** The highest commit sequence delivered so far: cached messages up to it reached every live subscriber. */
-  get deliveredSeq(): number {
-    return this.highestSeq;
+  /** Delivers every event of `batches$` (a LiveFeed's) to its topic's subscribers until it completes. */
+  follow(batches$: Observable<FeedBatch>, observer?: DeliveryObserver): Subscription {
+    return batches$.subscribe(({ events, committedAt }) => {
+      for (const event of events) {
+        this.subjects.get(event.head.topic)?.next(event);
+        if (observer) observer.delivered((performance.now() - committedAt) / 1000);
+      }
+    });
   }
 
   isLive(topic: string): boolean {

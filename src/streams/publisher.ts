@@ -1,9 +1,9 @@
 import { concatMap, Subject, type Subscription } from 'rxjs';
 import { messageJson, type Message } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
+import type { LiveFeed } from '../store/live-feed.js';
 import type { MessageCache } from '../store/message-cache.js';
 import { bufferTurn } from '../operators/buffer-turn.js';
-import type { TopicHub } from './hub.js';
 
 export interface PublishOptions {
   /** Store the message (false: `Cache: no`, live subscribers only). */
@@ -36,8 +36,6 @@ type Pending = PendingPublish | PendingRelease;
 export interface PublishObserver {
   /** A batch of `size` publishes and releases committed in one transaction. */
   committed(size: number): void;
-  /** One event handed to the hub's subscribers `seconds` after its batch committed. */
-  delivered(seconds: number): void;
 }
 
 export interface PublisherOptions {
@@ -51,10 +49,11 @@ export interface PublisherOptions {
 /**
  * The publish pipeline: store, then acknowledge, then deliver (DESIGN.md). Concurrent
  * publishes are batched per event-loop turn into one cache transaction (group commit);
- * only after it commits are the publishers answered and the messages handed to the hub,
- * in commit order. ntfy answers before its batch is written; Tocsin never acknowledges
- * a message it could still lose. Scheduled messages due now are released through the
- * same pipeline, so commit order stays the order subscribers see.
+ * only after it commits is the live feed told what went live, in commit order, and are
+ * the publishers answered (the feed delivers: see LiveFeed). ntfy answers before its
+ * batch is written; Tocsin never acknowledges a message it could still lose. Scheduled
+ * messages due now are released through the same pipeline, so commit order stays the
+ * order subscribers see.
  */
 export class Publisher {
   private readonly queue = new Subject<Pending>();
@@ -64,7 +63,7 @@ export class Publisher {
 
   constructor(
     private readonly cache: MessageCache,
-    private readonly hub: TopicHub,
+    private readonly feed: LiveFeed,
     private readonly schedule: DeliverySchedule,
     private readonly options: PublisherOptions,
   ) {
@@ -117,24 +116,22 @@ export class Publisher {
     const stored = publishes.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
     const { seqs, replaced } = stored.length > 0 ? await this.cache.add(stored) : { seqs: [], replaced: [] };
     const released = releases.length > 0 ? await this.cache.release(releases.map((r) => r.id)) : [];
-    const committedAt = performance.now();
     this.options.observer?.committed(batch.length);
     let next = 0;
-    publishes.forEach((p, i) => {
+    const live: Outbound[] = [];
+    const events = publishes.map((p, i) => {
       const event = Outbound.of(p.message, jsons[i] as string, p.cache ? seqs[next++] : undefined);
-      if (p.deliver) this.deliver(event, committedAt);
-      this.published++;
-      p.resolve(event);
+      if (p.deliver) live.push(event);
+      return event;
     });
-    for (const event of released) this.deliver(event, committedAt);
+    live.push(...released);
+    // Awaited only while the feed is still handing the batch on (see LiveFeed.committed).
+    const handing = live.length > 0 ? this.feed.committed(live) : undefined;
+    if (handing) await handing;
+    publishes.forEach((p, i) => p.resolve(events[i] as Outbound));
+    this.published += publishes.length;
     for (const r of releases) r.resolve();
     // A replaced message's job would find nothing to deliver; dropping it keeps the job store small.
     if (replaced.length > 0) this.schedule.cancel(replaced).catch(this.options.onCancelError);
-  }
-
-  private deliver(event: Outbound, committedAt: number): void {
-    this.hub.deliver(event);
-    const observer = this.options.observer;
-    if (observer) observer.delivered((performance.now() - committedAt) / 1000);
   }
 }

@@ -1,6 +1,7 @@
 import { concat, from, merge, of, type Observable } from 'rxjs';
 import { controlEvent, messageJson } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
+import type { LiveFeed } from '../store/live-feed.js';
 import type { MessageCache, Since } from '../store/message-cache.js';
 import { hold } from '../operators/hold.js';
 import { isEmptyFilter, matchFilter, passes, type MessageFilter } from '../operators/match-filter.js';
@@ -30,6 +31,8 @@ export interface Opened {
 export interface SubscriptionDeps {
   hub: TopicHub;
   cache: MessageCache;
+  /** The feed the hub follows: its position tells which replayed messages may still arrive live. */
+  feed: Pick<LiveFeed, 'position'>;
   /** Per-topic replay cap in bytes (the spec's 10 MB). */
   replayLimit: number;
 }
@@ -41,12 +44,13 @@ export function controlOutbound(event: 'open' | 'keepalive', topics: readonly st
 
 /**
  * Opens a subscription with gapless replay (DESIGN.md): attach to the live topics first
- * and hold what arrives, read the cache, then emit the replay followed by the held and
- * live messages, without the ones the replay already carried.
+ * and hold what arrives, take the feed's position, read the cache, then emit the replay
+ * followed by the held and live messages, without the ones the replay already carried
+ * (only those above the position can be among them).
  */
 export async function openSubscription(deps: SubscriptionDeps, req: SubscriptionRequest): Promise<Opened> {
   const live = req.poll ? undefined : hold(merge(...req.topics.map((t) => deps.hub.topic$(t))));
-  const deliveredSeq = deps.hub.deliveredSeq;
+  const handed = deps.feed.position;
   try {
     const replays = await Promise.all(
       req.topics.map((topic) => deps.cache.replay({ topic, since: req.since, scheduled: req.scheduled, maxBytes: deps.replayLimit })),
@@ -57,7 +61,7 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
     const replayBytes = replayed.reduce((sum, e) => sum + Buffer.byteLength(e.json), 0);
     const replay$ = from(replayed);
     if (!live) return { truncated, replayBytes, events$: replay$, cancel: () => undefined };
-    const maybeLive = new Set(merged.filter((e) => (e.seq ?? 0) > deliveredSeq).map((e) => e.head.id));
+    const maybeLive = new Set(merged.filter((e) => (e.seq ?? 0) > handed).map((e) => e.head.id));
     const live$ = live.observable.pipe(skipReplayed(maybeLive), matchFilter(req.filter));
     return { truncated, replayBytes, events$: concat(of(controlOutbound('open', req.topics)), replay$, live$), cancel: live.release };
   } catch (err) {

@@ -5,6 +5,7 @@ import type { MailSender } from '../mail/outbound/mailer.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HttpError } from '../model/errors.js';
 import type { AttachmentStore } from '../store/attachment-store.js';
+import type { LiveFeed } from '../store/live-feed.js';
 import type { MessageCache } from '../store/message-cache.js';
 import type { TopicHub } from '../streams/hub.js';
 import type { Publisher } from '../streams/publisher.js';
@@ -25,6 +26,8 @@ export interface ServerContext {
   config: Config;
   log: Logger;
   cache: MessageCache;
+  /** The commits going live; the hub follows it. */
+  feed: LiveFeed;
   hub: TopicHub;
   topics: TopicRegistry;
   publisher: Publisher;

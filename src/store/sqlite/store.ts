@@ -2,20 +2,28 @@ import { InMemoryNotificationChannel, type AgendaBackend, type JobRepository } f
 import type { Store } from '../store.js';
 import { openDatabase } from './database.js';
 import { SqliteJobRepository } from './job-repository.js';
+import { InProcessFeed } from './live-feed.js';
 import { SqliteMessageCache } from './message-cache.js';
 
 /**
  * The embedded store: the cache and the jobs on one SQLite database (memory when `file`
  * is empty). Job notifications stay in memory: a job this process saves due before the
  * next poll is picked up at once; one saved by another process on the same file is found
- * by the next poll (every second).
+ * by the next poll (every second). The live feed is in memory too: a commit goes live
+ * without a round trip through the database, so this process's subscribers see only this
+ * process's publishes (a backend for several nodes tails its database instead).
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store {
   const db = openDatabase(file, startupQueries);
+  const feed = new InProcessFeed();
   return {
     cache: new SqliteMessageCache(db),
     jobs: sqliteJobBackend(new SqliteJobRepository(db)),
-    close: async () => void db.close(),
+    feed,
+    close: async () => {
+      feed.close();
+      db.close();
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import type { SubscribeParams } from './params.js';
  * little is left it answers 42905 and sends nothing, rather than part of the replay.
  */
 export async function openBilled(ctx: ServerContext, visitor: Visitor, topics: string[], params: SubscribeParams): Promise<Opened> {
-  const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, replayLimit: replayLimitBytes }, { topics, ...params });
+  const opened = await openSubscription({ hub: ctx.hub, cache: ctx.cache, feed: ctx.feed, replayLimit: replayLimitBytes }, { topics, ...params });
   if (opened.replayBytes > 0 && !visitor.transfer(opened.replayBytes, Date.now())) {
     opened.cancel();
     throw errors.bandwidthLimit;
