@@ -1,4 +1,5 @@
-import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { ipv6GroupsOf, ipVersion } from './ip-text.js';
 
 /**
  * A list of addresses and networks (`10.0.0.0/8`, `2001:db8::/32`, `1.2.3.4`) as ntfy's
@@ -45,13 +46,13 @@ export function clientAddress(peer: string, forwarded: string | undefined, trust
   if (!forwarded.includes(',') && !forwarded.includes('=')) {
     // One bare address, what a proxy usually sends: no list to split, no `for=` to match.
     const address = forwarded.trim().toLowerCase();
-    return isIP(address) !== 0 && !contains(trusted, address) ? address : peer;
+    return ipVersion(address) !== 0 && !contains(trusted, address) ? address : peer;
   }
   const candidates: string[] = [];
   for (const part of forwarded.toLowerCase().split(',')) {
     const forValue = /for="?\[?([^\]";]+)\]?"?/.exec(part)?.[1];
     const address = (forValue ?? part).trim();
-    if ((isIPv4(address) || isIPv6(address)) && !contains(trusted, address)) candidates.push(address);
+    if (ipVersion(address) !== 0 && !contains(trusted, address)) candidates.push(address);
   }
   return candidates.at(-1) ?? peer;
 }
@@ -62,14 +63,15 @@ export function clientAddress(peer: string, forwarded: string | undefined, trust
  */
 export function visitorKey(address: string, ipv4Bits: number, ipv6Bits: number): string {
   // `address` comes from clientAddress or the socket, so it is an IP address already
-  // checked: a colon tells the family without running the validating patterns again.
+  // checked: a colon tells the family.
   if (!address.includes(':')) return ipv4Bits >= 32 || !isIPv4(address) ? address : `${mask(ipv4Bytes(address), ipv4Bits).join('.')}/${ipv4Bits}`;
-  if (ipv6Bits >= 128) return address;
-  const groups = ipv6Groups(address);
+  const groups = ipv6Bits >= 128 ? undefined : ipv6GroupsOf(address);
+  if (!groups) return address;
   let key = '';
   for (let i = 0; i < 8; i++) {
     const keep = Math.max(0, Math.min(16, ipv6Bits - i * 16));
-    key += `${i === 0 ? '' : ':'}${((groups[i] as number) & ((0xffff << (16 - keep)) & 0xffff)).toString(16)}`;
+    const group = keep === 0 ? '0' : ((groups[i] as number) & ((0xffff << (16 - keep)) & 0xffff)).toString(16);
+    key = i === 0 ? group : `${key}:${group}`;
   }
   return `${key}/${ipv6Bits}`;
 }
@@ -83,68 +85,4 @@ function mask(bytes: number[], bits: number): number[] {
 
 function ipv4Bytes(address: string): number[] {
   return address.split('.').map(Number);
-}
-
-/** Reused by ipv6Groups: one array for the process instead of one per request. */
-const scratch = new Uint16Array(8);
-
-/**
- * The eight 16-bit groups of a valid IPv6 address, in a shared array valid until the next
- * call. Run on every request from an IPv6 client, so it reads characters rather than
- * splitting strings (in an address flood the garbage of splitting cost the GC more than
- * the parsing), and tries the IPv4-suffix pattern only on addresses with a dot.
- */
-function ipv6Groups(address: string): Uint16Array {
-  const zone = address.indexOf('%');
-  let text = zone < 0 ? address : address.slice(0, zone);
-  // An embedded IPv4 address (::ffff:1.2.3.4) is written as its two hex groups first.
-  const dotted = text.includes('.') ? /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text) : null;
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  scratch.fill(0);
-  const gap = text.indexOf('::');
-  const headEnd = gap < 0 ? text.length : gap;
-  const count = readGroups(text, 0, headEnd, 0);
-  if (gap >= 0) {
-    let tail = 0; // groups after the gap, read right to left into the end of the array
-    let value = 0;
-    let shift = 0;
-    for (let i = text.length - 1; i >= gap + 2; i--) {
-      const c = text.charCodeAt(i);
-      if (c === 58) {
-        scratch[7 - tail++] = value;
-        value = shift = 0;
-      } else {
-        value |= hexValue(c) << shift;
-        shift += 4;
-      }
-    }
-    if (shift > 0 && 7 - tail >= count) scratch[7 - tail] = value;
-  }
-  return scratch;
-}
-
-/** Reads the colon-separated hex groups of text[from, to) into scratch from `at`; how many. */
-function readGroups(text: string, from: number, to: number, at: number): number {
-  if (from >= to) return 0;
-  let value = 0;
-  let n = at;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 58) {
-      scratch[n++] = value;
-      value = 0;
-    } else {
-      value = (value << 4) | hexValue(c);
-    }
-  }
-  scratch[n++] = value;
-  return n - at;
-}
-
-function hexValue(c: number): number {
-  if (c <= 57) return c - 48; // 0-9
-  return (c | 32) - 87; // a-f, A-F
 }

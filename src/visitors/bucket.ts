@@ -1,23 +1,24 @@
+/** A token bucket's state: `tokens` as of `at` (ms). */
+export interface BucketState {
+  tokens: number;
+  at: number;
+}
+
 /**
- * One token bucket: at most `burst` tokens, refilled continuously at one per `replenishMs`.
- * The shape is passed on each take, so a visitor whose tier changes keeps its balance.
+ * Token buckets: at most `burst` tokens, refilled continuously at one per `replenishMs`.
+ * The shape is passed on each call, so a visitor whose tier changes keeps its balance.
+ * Functions over a state rather than a class, so a visitor can hold its request bucket in
+ * its own fields: in an address flood every visitor is young garbage, and one object fewer
+ * each shows in the flood bench.
  */
-export class Bucket {
-  constructor(
-    private tokens: number,
-    private at: number,
-  ) {}
+export function takeTokens(state: BucketState, n: number, now: number, burst: number, replenishMs: number): boolean {
+  if (tokensLeft(state, now, burst, replenishMs) < n) return false; // Go's rate.Limiter.AllowN: all or none
+  state.tokens -= n;
+  return true;
+}
 
-  /** Takes `n` tokens if that many are left; else takes none and answers false (Go's rate.Limiter.AllowN). */
-  take(n: number, now: number, burst: number, replenishMs: number): boolean {
-    if (this.left(now, burst, replenishMs) < n) return false;
-    this.tokens -= n;
-    return true;
-  }
-
-  left(now: number, burst: number, replenishMs: number): number {
-    this.tokens = Math.min(burst, this.tokens + (now - this.at) / replenishMs);
-    this.at = now;
-    return this.tokens;
-  }
+export function tokensLeft(state: BucketState, now: number, burst: number, replenishMs: number): number {
+  state.tokens = Math.min(burst, state.tokens + (now - state.at) / replenishMs);
+  state.at = now;
+  return state.tokens;
 }

@@ -1,5 +1,6 @@
 import { errors } from '../model/errors.js';
-import { Bucket } from './bucket.js';
+import { takeTokens, tokensLeft, type BucketState } from './bucket.js';
+import { spentEmail, spentMessage, spentRequest } from './first-visits.js';
 
 export const dayMs = 86_400_000;
 
@@ -20,10 +21,16 @@ export interface VisitorLimits {
   emailReplenishMs: number;
 }
 
-/** Told when a visitor starts and stops holding subscriptions (its registry must not evict it meanwhile). */
+/**
+ * Told when a visitor starts and stops holding subscriptions (its registry must not evict
+ * it meanwhile), and of a first visit (its registry keeps it as numbers, see FirstVisits)
+ * what it spent, or that it must be kept as an object (it moved attachment bytes).
+ */
 export interface Holder {
   hold(visitor: Visitor): void;
   release(visitor: Visitor): void;
+  spent(visitor: Visitor, what: number): void;
+  keep(visitor: Visitor): void;
 }
 
 /**
@@ -31,23 +38,27 @@ export interface Holder {
  * one of bandwidth bytes, the day's message count and the subscriptions it holds open.
  * Every check is O(1).
  */
-export class Visitor {
-  private readonly requests: Bucket;
+export class Visitor implements BucketState {
+  /** The request bucket, held in the visitor's own fields (see bucket.ts). */
+  tokens: number;
+  at: number;
   /**
    * ntfy's bytes limiter: a day's bandwidth at once, refilled evenly over the day. Made
    * at first use (a full bucket made later is the same as one made now and refilled):
    * most visitors never move a file, and in an address flood every object per visitor
    * is garbage collected work.
    */
-  private bytes: Bucket | undefined;
+  private bytes: BucketState | undefined;
   /** Made at the first X-Email, as `bytes`: most visitors never send one. */
-  private mails: Bucket | undefined;
+  private mails: BucketState | undefined;
   private day: number;
   private messageCount = 0;
   private emailCount = 0;
   subscriptions = 0;
   /** Its own last request (not one billed to it by a UnifiedPush publisher). */
   seenAt: number;
+  /** Its first request, which its registry does not hold as an object (see FirstVisits). */
+  firstVisit = false;
 
   constructor(
     readonly key: string,
@@ -57,7 +68,8 @@ export class Visitor {
     now: number,
     private readonly holder?: Holder,
   ) {
-    this.requests = new Bucket(limits.requestBurst, now);
+    this.tokens = limits.requestBurst;
+    this.at = now;
     this.day = Math.floor(now / dayMs);
     this.seenAt = now;
   }
@@ -66,21 +78,22 @@ export class Visitor {
   request(now: number): void {
     if (this.exempt) return;
     const { requestBurst, requestReplenishMs } = this.limits;
-    if (!this.requests.take(1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
+    if (!takeTokens(this, 1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
   }
 
   /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
   transfer(bytes: number, now: number): boolean {
-    return this.bandwidth(now).take(bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
+    if (this.firstVisit) this.holder?.keep(this); // bytes are not carried as numbers: held from now on
+    return takeTokens(this.bandwidth(now), bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
   }
 
   /** The bandwidth bytes left now. */
   bandwidthLeft(now: number): number {
-    return Math.floor(this.bandwidth(now).left(now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
+    return Math.floor(tokensLeft(this.bandwidth(now), now, this.limits.bandwidth, dayMs / this.limits.bandwidth));
   }
 
-  private bandwidth(now: number): Bucket {
-    return (this.bytes ??= new Bucket(this.limits.bandwidth, now));
+  private bandwidth(now: number): BucketState {
+    return (this.bytes ??= { tokens: this.limits.bandwidth, at: now });
   }
 
   /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */
@@ -88,6 +101,7 @@ export class Visitor {
     this.rollDay(now);
     if (!this.exempt && this.messageCount >= this.limits.messages) throw errors.tooManyMessages;
     this.messageCount++;
+    if (this.firstVisit) this.holder?.spent(this, spentMessage);
   }
 
   messages(now: number): number {
@@ -98,10 +112,29 @@ export class Visitor {
   /** 42902 once the e-mail bucket is empty; exempt hosts too, as ntfy (they are exempt from requests only). */
   email(now: number): void {
     const { emailBurst, emailReplenishMs } = this.limits;
-    this.mails ??= new Bucket(emailBurst, now);
-    if (!this.mails.take(1, now, emailBurst, emailReplenishMs)) throw errors.tooManyEmails;
+    if (!takeTokens(this.mailBucket(now), 1, now, emailBurst, emailReplenishMs)) throw errors.tooManyEmails;
     this.rollDay(now);
     this.emailCount++;
+    if (this.firstVisit) this.holder?.spent(this, spentEmail);
+  }
+
+  /**
+   * Counts what its first request spent on another object (`spent`: FirstVisits' bits): the
+   * request, a message, an e-mail. Never refuses: that request was answered already.
+   */
+  recall(spent: number, now: number): void {
+    const { requestBurst, requestReplenishMs, emailBurst, emailReplenishMs } = this.limits;
+    if (spent & spentRequest && !this.exempt) takeTokens(this, 1, now, requestBurst, requestReplenishMs);
+    this.rollDay(now);
+    if (spent & spentMessage) this.messageCount++;
+    if (spent & spentEmail) {
+      takeTokens(this.mailBucket(now), 1, now, emailBurst, emailReplenishMs);
+      this.emailCount++;
+    }
+  }
+
+  private mailBucket(now: number): BucketState {
+    return (this.mails ??= { tokens: this.limits.emailBurst, at: now });
   }
 
   /** E-mails forwarded today (GET /v1/account's stats). */

@@ -1,9 +1,9 @@
 import type { BlockList } from 'node:net';
 import type { Config } from '../config/schema.js';
 import type { User } from '../model/access.js';
-import { FifoMap } from '../model/fifo-map.js';
 import { LruMap } from '../model/lru-map.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
+import { FirstVisits } from './first-visits.js';
 import { Payers } from './payers.js';
 import { dayMs, Visitor, type Holder, type VisitorLimits } from './visitor.js';
 
@@ -18,14 +18,8 @@ const forgetAfterMs = dayMs;
  */
 export const defaultMaxVisitors = 100_000;
 
-/**
- * Visitors seen once are held apart, this many at most, until their second request (a
- * segmented LRU's probation segment): in a flood of one-request addresses they die young,
- * cheap for the GC (the flood bench's RSS peak fell from ~270 to ~180 MB, its server CPU
- * per publish by ~0.5 µs), and never push a returning visitor out of the main table. One
- * dropped here had made one request, so forgetting it gives back one request's worth.
- */
-export const defaultNewcomers = 1_024;
+/** First visits remembered (see FirstVisits): 320 KB of typed arrays. */
+export const defaultFirstVisits = 65_536;
 
 /** A user on a tier is the visitor `user:NAME`, wherever they come from. */
 export const userKeyPrefix = 'user:';
@@ -38,8 +32,8 @@ export function dailyMessageLimit(c: Config): number {
 export interface VisitorsOptions {
   /** Visitors without subscriptions held before the least recently seen go (batches of an eighth). */
   maxVisitors?: number;
-  /** Visitors seen only once held before the least recently seen go. */
-  newcomers?: number;
+  /** Slots for first visits (a power of two). */
+  firstVisits?: number;
   now?: () => number;
   /** Whether a topic has subscribers: their UnifiedPush bills are kept (see Payers). */
   isLive?: (topic: string) => boolean;
@@ -48,8 +42,11 @@ export interface VisitorsOptions {
 /**
  * Every visitor seen recently, by key (ntfy's visitor map), at O(1) per request whatever
  * the spread of addresses. Three tables:
- * - `newcomers`: visitors seen once (see defaultNewcomers), oldest dropped first; a
- *   second request moves one to `idle`.
+ * - `firstVisits`: visitors seen once, as numbers (see FirstVisits). A first request gets
+ *   a Visitor object that lives only as long as that request; the second makes it a
+ *   regular visitor in `idle`, charged what the first spent. So a flood of one-request
+ *   addresses allocates nothing that outlives its requests and never pushes a returning
+ *   visitor out of `idle`.
  * - `held`: visitors holding subscriptions. Never evicted — their count is what limits
  *   subscriptions, and a fresh visitor for the same address would grant the limit again.
  *   They number at most the open subscriptions (each is an open connection).
@@ -62,7 +59,7 @@ export interface VisitorsOptions {
  *   here, so it survives eviction.
  */
 export class Visitors implements Holder {
-  private readonly newcomers: FifoMap<string, Visitor>;
+  private readonly firstVisits: FirstVisits;
   private readonly idle: LruMap<string, Visitor>;
   private readonly held = new Map<string, Visitor>();
   private readonly payers: Payers;
@@ -75,7 +72,7 @@ export class Visitors implements Holder {
     options: VisitorsOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.newcomers = new FifoMap(options.newcomers ?? defaultNewcomers);
+    this.firstVisits = new FirstVisits(options.firstVisits ?? defaultFirstVisits);
     this.idle = new LruMap(options.maxVisitors ?? defaultMaxVisitors, { now: this.now });
     this.payers = new Payers(2 * Math.max(1, config.globalTopicLimit), options.isLive ?? (() => false), this.now);
     this.trusted = networks('proxy-trusted-hosts', config.proxyTrustedHosts);
@@ -108,21 +105,20 @@ export class Visitors implements Holder {
   }
 
   private find(key: string): Visitor | undefined {
-    return this.held.get(key) ?? this.idle.get(key) ?? this.promote(key);
+    return this.held.get(key) ?? this.idle.get(key);
   }
 
-  /** A newcomer's second request makes it a regular visitor. */
-  private promote(key: string): Visitor | undefined {
-    const visitor = this.newcomers.get(key);
-    if (visitor === undefined) return undefined;
-    this.newcomers.delete(key);
-    this.idle.set(key, visitor);
-    return visitor;
-  }
-
+  /** A visitor not held: its first visit, or its second, which makes it a regular. */
   private add(key: string, address: string, limits: VisitorLimits): Visitor {
-    const visitor = new Visitor(key, contains(this.exempt, address), limits, this.now(), this);
-    this.newcomers.set(key, visitor);
+    const now = this.now();
+    const visitor = new Visitor(key, contains(this.exempt, address), limits, now, this);
+    const spent = this.firstVisits.arrive(key);
+    if (spent === 0) {
+      visitor.firstVisit = true;
+    } else {
+      visitor.recall(spent, now);
+      this.idle.set(key, visitor);
+    }
     return visitor;
   }
 
@@ -133,7 +129,7 @@ export class Visitors implements Holder {
    */
   hold(visitor: Visitor): void {
     if (this.idle.peek(visitor.key) === visitor) this.idle.delete(visitor.key);
-    if (this.newcomers.get(visitor.key) === visitor) this.newcomers.delete(visitor.key);
+    this.settle(visitor);
     if (!this.held.has(visitor.key)) this.held.set(visitor.key, visitor);
   }
 
@@ -142,6 +138,29 @@ export class Visitors implements Holder {
     if (this.held.get(visitor.key) !== visitor) return;
     this.held.delete(visitor.key);
     if (!this.idle.has(visitor.key)) this.idle.set(visitor.key, visitor);
+  }
+
+  /**
+   * A first visit spent `what`: noted for its second; or counted by the regular visitor a
+   * concurrent request of the same key made meanwhile.
+   */
+  spent(visitor: Visitor, what: number): void {
+    const regular = this.find(visitor.key);
+    if (regular && regular !== visitor) regular.recall(what, this.now());
+    else this.firstVisits.spend(visitor.key, what);
+  }
+
+  /** A first visit moved attachment bytes: a regular visitor from now on (unless its key has one already). */
+  keep(visitor: Visitor): void {
+    this.settle(visitor);
+    if (!this.find(visitor.key)) this.idle.set(visitor.key, visitor);
+  }
+
+  /** No longer a first visit: it is held as an object. */
+  private settle(visitor: Visitor): void {
+    if (!visitor.firstVisit) return;
+    visitor.firstVisit = false;
+    this.firstVisits.forget(visitor.key);
   }
 
   /** Bills publishes to `topic` to `subscriber` from now on (the last subscriber wins, as ntfy). */
@@ -158,22 +177,21 @@ export class Visitors implements Holder {
   forget(now: number): void {
     this.payers.forget(now);
     const stale = (visitor: Visitor): boolean => now - visitor.seenAt > forgetAfterMs;
-    this.newcomers.expire(stale);
     this.idle.expire(now - forgetAfterMs, stale);
   }
 
   get size(): number {
-    return this.newcomers.size + this.idle.size + this.held.size;
+    return this.firstVisits.size + this.idle.size + this.held.size;
   }
 
   /** Entries touched by evictions and expiry (for tests: it must not grow with the table). */
   get work(): number {
-    return this.newcomers.work + this.idle.work + this.payers.work;
+    return this.idle.work + this.payers.work;
   }
 
   /** Visitors evicted to stay within the bounds so far (tocsin_visitor_evictions_total). */
   get evicted(): number {
-    return this.newcomers.evicted + this.idle.evicted;
+    return this.firstVisits.replaced + this.idle.evicted;
   }
 
   get billed(): number {

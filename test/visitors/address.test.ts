@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { isIP } from 'node:net';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { clientAddress, contains, networks, visitorKey } from '../../src/visitors/address.js';
+import { ipVersion } from '../../src/visitors/ip-text.js';
 
 describe('visitor addresses', () => {
   const trusted = networks('proxy-trusted-hosts', ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7']);
@@ -38,4 +41,17 @@ describe('visitor addresses', () => {
     assert.equal(visitorKey('::ffff:203.0.113.5', 32, 128), '::ffff:203.0.113.5');
     assert.equal(visitorKey('::ffff:203.0.113.5', 32, 112), '0:0:0:0:0:ffff:cb00:0/112');
   });
+
+  it('read IP text exactly as net.isIP does (property: any string, and addresses bent by one character)', () => {
+    const chars = fc.constantFrom(...'0123456789abcdefABCDEF:.%gz-'.split(''));
+    const text = fc.array(chars, { maxLength: 45 }).map((a) => a.join(''));
+    const zoned = fc.tuple(fc.ipV6(), fc.option(fc.stringMatching(/^%[0-9a-zA-Z.:-]{0,4}$/), { nil: '' })).map(([a, z]) => a + z);
+    const bent = fc.tuple(fc.oneof(fc.ipV4(), fc.ipV6()), chars, fc.nat(40)).map(([a, c, i]) => a.slice(0, i) + c + a.slice(i + 1));
+    fc.assert(
+      fc.property(fc.oneof(text, fc.ipV4(), fc.ipV4Extended(), fc.ipV6(), zoned, bent), (s) => ipVersion(s) === isIP(s)),
+      { numRuns: 20_000 },
+    );
+    assert.deepEqual(['1.2.3.4', '01.2.3.4', '::', '1::2::3', '::ffff:1.2.3.4', '1:2:3:4:5:6:7::', '1:2:3:4:5:6:7:8:9', 'fe80::1%eth0', 'fe80::1%'].map(ipVersion), [4, 0, 6, 0, 6, 6, 0, 6, 0]);
+  });
 });
+

@@ -16,7 +16,7 @@ const code = (f: () => void): number | undefined => {
 };
 
 function visitors(flags: Record<string, unknown>, max = 100_000, clock = { now: 0 }): Visitors {
-  return new Visitors(loadConfig({ flags }).config, { maxVisitors: max, newcomers: max, now: () => clock.now });
+  return new Visitors(loadConfig({ flags }).config, { maxVisitors: max, now: () => clock.now });
 }
 
 describe('visitors', () => {
@@ -54,11 +54,14 @@ describe('visitors', () => {
 
   it('find the owner of an upload by its key, seen or not', () => {
     const registry = visitors({ 'visitor-attachment-daily-bandwidth-limit': '1000' });
+    registry.of('198.51.100.1', undefined, undefined);
     const seen = registry.of('198.51.100.1', undefined, undefined);
     assert.equal(registry.owner('198.51.100.1', undefined), seen);
     const user = { name: 'phil', tier: { messageLimit: 10, attachmentBandwidthLimit: 5000 } } as User;
     const owner = registry.owner('user:phil', user);
+    assert.equal(owner.transfer(1000, 0), true, 'a first visit that moves bytes is kept');
     assert.deepEqual([owner.key, owner.limits.bandwidth, registry.owner('user:phil', undefined) === owner], ['user:phil', 5000, true]);
+    assert.equal(registry.owner('user:phil', undefined).bandwidthLeft(0), 4000);
     assert.equal(registry.owner('2001:db8::/64', undefined).limits.bandwidth, 1000);
   });
 
@@ -72,13 +75,35 @@ describe('visitors', () => {
     assert.deepEqual([v.limits.messages, v.limits.requestBurst], [10_000, 500], 'the tier\'s messages, and 5% of them as burst');
   });
 
+  it('charge a second visit what the first spent: its request, message and e-mail', () => {
+    const registry = visitors({ 'visitor-request-limit-burst': 3, 'visitor-message-daily-limit': 2, 'visitor-email-limit-burst': 1 });
+    const first = registry.of('198.51.100.1', undefined, undefined);
+    first.request(0);
+    first.message(0);
+    first.email(0);
+    const second = registry.of('198.51.100.1', undefined, undefined);
+    assert.notEqual(second, first, 'a first visit is not held as an object');
+    assert.deepEqual([second.messages(0), second.emails(0)], [1, 1]);
+    assert.deepEqual([0, 0, 0].map(() => code(() => second.request(0))), [undefined, undefined, 42901]);
+    assert.deepEqual([0, 0].map(() => code(() => second.message(0))), [undefined, 42908]);
+    assert.equal(code(() => second.email(0)), 42902);
+  });
+
+  it('count a first visit\'s message on the regular visitor a concurrent request of its key made', () => {
+    const registry = visitors({ 'visitor-message-daily-limit': 5 });
+    const first = registry.of('198.51.100.1', undefined, undefined);
+    const second = registry.of('198.51.100.1', undefined, undefined);
+    first.message(0);
+    assert.deepEqual([first.messages(0), second.messages(0)], [1, 1]);
+  });
+
   it('forget idle visitors after a day, and hold no more than the cap', () => {
     const clock = { now: 0 };
     const registry = visitors({}, 3, clock);
     const busy = registry.of('198.51.100.1', undefined, undefined);
     busy.subscribe();
-    for (const a of ['198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5']) registry.of(a, undefined, undefined);
-    assert.ok(registry.size <= 4, `held ${registry.size}: at most 3 seen once, and the subscriber`);
+    for (const a of ['198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5']) [1, 2].forEach(() => registry.of(a, undefined, undefined));
+    assert.ok(registry.size <= 4, `held ${registry.size}: at most 3 idle, and the subscriber`);
     clock.now = 86_400_001;
     registry.forget(clock.now);
     assert.equal(registry.size, 1, 'only the one with a subscription stays');
