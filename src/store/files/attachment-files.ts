@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AllowWrite, AttachmentStore, FileUpload, StoredFile } from '../attachment-store.js';
 import { UploadTally } from '../upload-tally.js';
 import { AttachmentIndex } from './attachment-index.js';
 import { clearLeftovers, idPattern } from './leftovers.js';
-import { PartFile } from './part-file.js';
+import { PartFile, type KeepPart } from './part-file.js';
 
 /**
  * Attachments as files in one directory: `<id>` holds the bytes, `index.db` (see
@@ -40,12 +40,25 @@ export class AttachmentFiles implements AttachmentStore {
     if (!idPattern.test(id)) throw new Error(`invalid attachment id ${JSON.stringify(id)}`);
     const counted = await this.tally.begin(owner, async () => ({ owner: this.index.usage(owner), total: this.index.total() }));
     try {
-      return new PartFile(join(this.dir, id), { id, owner }, allow, counted, (file) => this.index.add(file));
+      return new PartFile(`${join(this.dir, id)}.part`, { id, owner }, allow, counted, this.keep);
     } catch (err) {
       counted.end(false);
       throw err;
     }
   }
+
+  /** Renamed to its id, then indexed. */
+  private readonly keep: KeepPart = async (part, file, stored) => {
+    const path = join(this.dir, file.id);
+    await rename(part, path);
+    try {
+      this.index.add(file);
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+    stored();
+  };
 
   async stat(id: string): Promise<StoredFile | undefined> {
     return this.index.get(id);

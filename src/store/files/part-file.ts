@@ -1,25 +1,30 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { TooLarge, type AllowWrite, type FileUpload, type StoredFile, type Usage } from '../attachment-store.js';
 import type { TalliedUpload } from '../upload-tally.js';
 
 /**
- * An upload to `<path>.part`, renamed to `path` and then indexed (`record`) on commit.
- * Written synchronously: a chunk lands in the page cache in microseconds, and writing it
- * at once means no copy of it is ever queued — a fast client waits on TCP instead.
+ * Makes a complete part the stored file (moves or copies it where the store keeps files,
+ * and records it), then calls `stored` in the same turn as the record, so the upload's
+ * bytes are never counted both as written and as stored. The part is dropped after,
+ * whatever the outcome; on failure nothing of the file may be left visible.
+ */
+export type KeepPart = (part: string, file: StoredFile, stored: () => void) => Promise<void>;
+
+/**
+ * An upload to a local part file, which `keep` makes the stored file on commit. Written
+ * synchronously: a chunk lands in the page cache in microseconds, and writing it at once
+ * means no copy of it is ever queued — a fast client waits on TCP instead.
  */
 export class PartFile implements FileUpload {
-  private readonly part: string;
   private fd: number | undefined;
 
   constructor(
-    private readonly path: string,
+    private readonly part: string,
     private readonly file: Pick<StoredFile, 'id' | 'owner'>,
     private readonly allow: AllowWrite,
     private readonly counted: TalliedUpload,
-    private readonly record: (file: StoredFile) => void,
+    private readonly keep: KeepPart,
   ) {
-    this.part = `${path}.part`;
     this.fd = openSync(this.part, 'w');
   }
 
@@ -45,19 +50,10 @@ export class PartFile implements FileUpload {
     this.close();
     const file: StoredFile = { ...this.file, size: this.size, ...meta };
     try {
-      await rename(this.part, this.path);
-    } catch (err) {
-      this.drop();
-      throw err;
+      await this.keep(this.part, file, () => this.counted.end(true));
+    } finally {
+      this.drop(); // the part is gone or no longer needed; counted.end(false) is a no-op after `stored`
     }
-    try {
-      this.record(file);
-    } catch (err) {
-      await rm(this.path, { force: true });
-      this.drop();
-      throw err;
-    }
-    this.counted.end(true); // in the same turn as the record: never counted both as written and stored
     return file;
   }
 

@@ -1,0 +1,18 @@
+import type { Collection, Document, IndexDescription } from 'mongodb';
+
+/**
+ * Creates the indexes `collection` lacks. MongoDB takes createIndexes of existing indexes
+ * as a no-op; FerretDB 1.24 drops the connection instead (seen here on the second open of
+ * a database), so the names already there are asked first.
+ */
+export async function ensureIndexes<T extends Document>(collection: Collection<T>, specs: IndexDescription[]): Promise<void> {
+  const existing = new Set((await collection.listIndexes().toArray().catch(() => [])).map((index) => index.name as string));
+  const missing = specs.filter((spec) => !existing.has(spec.name ?? indexName(spec.key)));
+  if (missing.length > 0) await collection.createIndexes(missing);
+}
+
+/** MongoDB's default index name: `field_direction` pairs joined by `_`. */
+function indexName(key: IndexDescription['key']): string {
+  const entries = key instanceof Map ? [...key.entries()] : Object.entries(key);
+  return entries.map(([field, direction]) => `${field}_${String(direction)}`).join('_');
+}
