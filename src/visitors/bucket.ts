@@ -17,6 +17,14 @@ export function takeTokens(state: BucketState, n: number, now: number, burst: nu
   return true;
 }
 
+/**
+ * Takes `n` tokens whatever is left, into debt if need be: spending reported by another
+ * node was allowed there already, and the debt keeps the rate across nodes the configured one.
+ */
+export function debit(state: BucketState, n: number, now: number, burst: number, replenishMs: number): void {
+  state.tokens = tokensLeft(state, now, burst, replenishMs) - n;
+}
+
 export function tokensLeft(state: BucketState, now: number, burst: number, replenishMs: number): number {
   state.tokens = Math.min(burst, state.tokens + (now - state.at) / replenishMs);
   state.at = now;

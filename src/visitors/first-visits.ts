@@ -55,13 +55,14 @@ export class FirstVisits {
     return 0;
   }
 
-  /** `key` is held as a visitor now: its first visit is no longer one. */
-  forget(key: string): void {
+  /** `key` is held as a visitor now: its first visit is no longer one. Answers what it spent (0: none remembered). */
+  forget(key: string): number {
     const print = fingerprint(key);
     const slot = this.slotOf(print);
-    if (this.prints[slot] !== print) return;
+    if (this.prints[slot] !== print) return 0;
     this.prints[slot] = 0;
     this.size--;
+    return this.spent[slot] as number;
   }
 
   /** The first visit of `key`, if still remembered, spent `what` too. */

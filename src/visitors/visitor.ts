@@ -1,5 +1,6 @@
 import { errors } from '../model/errors.js';
-import { takeTokens, tokensLeft, type BucketState } from './bucket.js';
+import type { VisitorSpend } from '../store/spend-ledger.js';
+import { debit, takeTokens, tokensLeft, type BucketState } from './bucket.js';
 import { spentEmail, spentMessage, spentRequest } from './first-visits.js';
 
 export const dayMs = 86_400_000;
@@ -21,16 +22,24 @@ export interface VisitorLimits {
   emailReplenishMs: number;
 }
 
+/** What a visitor spent here that the other nodes have not been told (see cluster-limits.ts). */
+export type Spend = Omit<VisitorSpend, 'key'>;
+
 /**
  * Told when a visitor starts and stops holding subscriptions (its registry must not evict
  * it meanwhile), and of a first visit (its registry keeps it as numbers, see FirstVisits)
- * what it spent, or that it must be kept as an object (it moved attachment bytes).
+ * what it spent, or that it must be kept as an object (it moved attachment bytes). When
+ * nodes share limits (`clustered`), told of each visitor that starts a tally of spending
+ * to report, and asked what its key holds on the other nodes.
  */
 export interface Holder {
   hold(visitor: Visitor): void;
   release(visitor: Visitor): void;
   spent(visitor: Visitor, what: number): void;
   keep(visitor: Visitor): void;
+  readonly clustered: boolean;
+  report(visitor: Visitor): void;
+  elsewhere(key: string): number;
 }
 
 /**
@@ -59,6 +68,13 @@ export class Visitor implements BucketState {
   seenAt: number;
   /** Its first request, which its registry does not hold as an object (see FirstVisits). */
   firstVisit = false;
+  /**
+   * What it spent here since its registry last reported it to the other nodes; undefined
+   * when there is nothing to report, or no other node. A first visit is never reported:
+   * so an address flood costs the cluster nothing, and another node that sees the address
+   * next may grant it one request more than one node would.
+   */
+  unreported: Spend | undefined;
 
   constructor(
     readonly key: string,
@@ -79,12 +95,17 @@ export class Visitor implements BucketState {
     if (this.exempt) return;
     const { requestBurst, requestReplenishMs } = this.limits;
     if (!takeTokens(this, 1, now, requestBurst, requestReplenishMs)) throw errors.tooManyRequests;
+    const tally = this.tally();
+    if (tally) tally.requests++;
   }
 
   /** Spends `bytes` of the day's bandwidth; false, spending none, when fewer are left (exempt hosts too, as ntfy). */
   transfer(bytes: number, now: number): boolean {
     if (this.firstVisit) this.holder?.keep(this); // bytes are not carried as numbers: held from now on
-    return takeTokens(this.bandwidth(now), bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth);
+    if (!takeTokens(this.bandwidth(now), bytes, now, this.limits.bandwidth, dayMs / this.limits.bandwidth)) return false;
+    const tally = this.tally();
+    if (tally) tally.bytes += bytes;
+    return true;
   }
 
   /** The bandwidth bytes left now. */
@@ -102,6 +123,8 @@ export class Visitor implements BucketState {
     if (!this.exempt && this.messageCount >= this.limits.messages) throw errors.tooManyMessages;
     this.messageCount++;
     if (this.firstVisit) this.holder?.spent(this, spentMessage);
+    const tally = this.tally();
+    if (tally) tally.messages++;
   }
 
   messages(now: number): number {
@@ -116,6 +139,8 @@ export class Visitor implements BucketState {
     this.rollDay(now);
     this.emailCount++;
     if (this.firstVisit) this.holder?.spent(this, spentEmail);
+    const tally = this.tally();
+    if (tally) tally.emails++;
   }
 
   /**
@@ -133,6 +158,29 @@ export class Visitor implements BucketState {
     }
   }
 
+  /**
+   * What it spent on another node: charged whatever is left (see `debit`), so that its
+   * spending across the nodes keeps to one allowance, past a burst each node may grant
+   * before it hears of the others'.
+   */
+  charge(spend: Spend, now: number): void {
+    const { requestBurst, requestReplenishMs, bandwidth, emailBurst, emailReplenishMs } = this.limits;
+    if (spend.requests > 0 && !this.exempt) debit(this, spend.requests, now, requestBurst, requestReplenishMs);
+    if (spend.bytes > 0) debit(this.bandwidth(now), spend.bytes, now, bandwidth, dayMs / bandwidth);
+    if (spend.emails > 0) debit(this.mailBucket(now), spend.emails, now, emailBurst, emailReplenishMs);
+    this.rollDay(now);
+    this.messageCount += spend.messages;
+    this.emailCount += spend.emails;
+  }
+
+  /** Its tally of spending to report to the other nodes, started on first use; undefined when none is kept. */
+  private tally(): Spend | undefined {
+    if (this.unreported || this.firstVisit || !this.holder?.clustered) return this.unreported;
+    this.unreported = { requests: 0, messages: 0, emails: 0, bytes: 0 };
+    this.holder.report(this);
+    return this.unreported;
+  }
+
   private mailBucket(now: number): BucketState {
     return (this.mails ??= { tokens: this.limits.emailBurst, at: now });
   }
@@ -143,15 +191,18 @@ export class Visitor implements BucketState {
     return this.emailCount;
   }
 
-  /** 42903 when the visitor holds visitor-subscription-limit subscriptions already. */
+  /** 42903 when the visitor holds visitor-subscription-limit subscriptions already, here and on the other nodes. */
   subscribe(): void {
-    if (!this.exempt && this.subscriptions >= this.limits.subscriptions) throw errors.tooManySubscriptions;
+    const held = this.subscriptions + (this.holder?.clustered ? this.holder.elsewhere(this.key) : 0);
+    if (!this.exempt && held >= this.limits.subscriptions) throw errors.tooManySubscriptions;
     if (++this.subscriptions === 1) this.holder?.hold(this);
+    this.tally(); // the count changed: reported with the next tally
   }
 
   unsubscribe(): void {
     if (this.subscriptions === 0) return;
     if (--this.subscriptions === 0) this.holder?.release(this);
+    this.tally();
   }
 
   private rollDay(now: number): void {

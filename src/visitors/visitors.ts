@@ -5,9 +5,17 @@ import { LruMap } from '../model/lru-map.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
 import { FirstVisits } from './first-visits.js';
 import { Payers } from './payers.js';
-import { dayMs, Visitor, type Holder, type VisitorLimits } from './visitor.js';
+import { dayMs, Visitor, type Holder, type Spend, type VisitorLimits } from './visitor.js';
 
-export { Visitor, type VisitorLimits } from './visitor.js';
+export { Visitor, type Spend, type VisitorLimits } from './visitor.js';
+
+/** The nodes a registry shares its visitors' limits with (cluster-limits.ts). */
+export interface Cluster {
+  /** `visitor` started a tally of what it spends here. */
+  report(visitor: Visitor): void;
+  /** Subscriptions `key` holds on the other nodes. */
+  elsewhere(key: string): number;
+}
 
 /** ntfy's visitorExpungeAfter: a visitor unseen this long is forgotten. */
 const forgetAfterMs = dayMs;
@@ -66,6 +74,7 @@ export class Visitors implements Holder {
   private readonly trusted: BlockList;
   private readonly exempt: BlockList;
   private readonly now: () => number;
+  private cluster: Cluster | undefined;
 
   constructor(
     private readonly config: Config,
@@ -161,6 +170,44 @@ export class Visitors implements Holder {
     if (!visitor.firstVisit) return;
     visitor.firstVisit = false;
     this.firstVisits.forget(visitor.key);
+  }
+
+  /** From now on, tells `cluster` what visitors spend and asks it what they hold elsewhere. */
+  share(cluster: Cluster): void {
+    this.cluster = cluster;
+  }
+
+  get clustered(): boolean {
+    return this.cluster !== undefined;
+  }
+
+  report(visitor: Visitor): void {
+    this.cluster?.report(visitor);
+  }
+
+  elsewhere(key: string): number {
+    return this.cluster?.elsewhere(key) ?? 0;
+  }
+
+  /**
+   * Charges `key` what it spent on another node. A key not seen here yet becomes a regular
+   * visitor: it has made requests elsewhere, so its next one here is not a first visit.
+   */
+  charge(key: string, spend: Spend): void {
+    const now = this.now();
+    let visitor = this.find(key);
+    if (!visitor) {
+      visitor = new Visitor(key, contains(this.exempt, key.split('/')[0] as string), this.limits(undefined), now, this);
+      const spent = this.firstVisits.forget(key);
+      if (spent !== 0) visitor.recall(spent, now);
+      this.idle.set(key, visitor);
+    }
+    visitor.charge(spend, now);
+  }
+
+  /** Visitors holding subscriptions here (a full report to the other nodes). */
+  holding(): IterableIterator<Visitor> {
+    return this.held.values();
   }
 
   /** Bills publishes to `topic` to `subscriber` from now on (the last subscriber wins, as ntfy). */
