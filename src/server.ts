@@ -8,6 +8,7 @@ import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { openStores, type Stores } from './store/index.js';
 import { visitorKey } from './visitors/address.js';
+import { ClusterLimits } from './visitors/cluster-limits.js';
 import { Visitors } from './visitors/visitors.js';
 import { TopicHub } from './streams/hub.js';
 import { Publisher } from './streams/publisher.js';
@@ -55,6 +56,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const store = await openStores(config);
   const { cache, feed, auth: authStore, attachments } = store;
   if (authStore) await provisionOrClose(store, authStore, config);
+  const clusterLimits = store.ledger && new ClusterLimits(visitors, store.ledger, { onError: (err) => log.warn({ err }, 'sharing visitor limits with the other nodes failed; retrying') });
   const topics = new TopicRegistry(config.globalTopicLimit, new Set(config.disallowedTopics));
   topics.seed(store.knownTopics);
   const scheduler: Scheduler = new Scheduler(
@@ -106,6 +108,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (smtp) log.info({ smtpPort: smtp.port, domain: config.smtpServer?.domain }, `SMTP listener on ${config.smtpServer?.listen.host || '*'}:${smtp.port}`);
 
   await scheduler.start();
+  clusterLimits?.start();
   const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
 
   let closing: Promise<void> | undefined;
@@ -116,6 +119,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await smtp?.close(); // mails under way are published (or refused) before the drain
       await scheduler.stop();
       await nodeTimer.stop();
+      await clusterLimits?.stop();
       await publisher.drain();
       await mailer?.close();
       for (const end of [...ctx.connections]) end();

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { AuthStore } from './auth-store.js';
 import { openEmbedded, openExistingAuthFile } from './embedded.js';
+import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 
 /**
@@ -18,6 +19,8 @@ export interface Stores extends Store {
   auth: AuthStore | undefined;
   /** Undefined without attachment-cache-dir: uploads are refused. */
   attachments: AttachmentStore | undefined;
+  /** How nodes sharing the store share visitor limits; undefined for a store that serves one node. */
+  ledger?: SpendLedger;
   /** Closes every store opened; the caller has stopped using them. */
   close(): Promise<void>;
 }
