@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
 import { MongoClient, type CommandStartedEvent, type MongoClientOptions } from 'mongodb';
 import { newToken } from '../../src/model/access.js';
-import type { Token } from '../../src/store/auth-store.js';
+import type { AuthStore, Token } from '../../src/store/auth-store.js';
+import type { UserDoc } from '../../src/store/mongo/auth/collections.js';
 import { pollEveryMs } from '../../src/store/mongo/auth/read-cache.js';
 import { openMongoAuthStore, type MongoAuthStore } from '../../src/store/mongo/auth/store.js';
+import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { tempDir } from '../support/server.js';
 import { describeAuthStore } from './contracts/auth-store.contract.js';
 
 let ferret: Promise<FerretDb> | undefined;
@@ -99,4 +104,73 @@ describe('MongoDB auth store (FerretDB)', { skip: ferretDbSkip() }, () => {
     t.diagnostic(`1,000 sequential userByToken: ${elapsed.toFixed(1)} ms, 0 data round trips, ${polls} polls of auth_changes`);
     assert.ok(polls <= Math.ceil(elapsed / 250) + 1, `${polls} polls in ${elapsed.toFixed(0)} ms`);
   });
+
+  it('decides every topic as the SQLite store does: wildcards, case, own before everyone\'s, longest pattern, write before read', async () => {
+    const text = (chars: string[], maxLength: number) => fc.array(fc.constantFrom(...chars), { minLength: 1, maxLength }).map((c) => c.join(''));
+    const permission = fc.record({ read: fc.boolean(), write: fc.boolean() });
+    // At most one pattern per length and write flag for each of phil and everyone: entries
+    // of equal rank would tie, which SQLite breaks by its scan order.
+    const entries = fc.uniqueArray(fc.record({ user: fc.constantFrom('phil', '*'), topic: text(['a', 'A', 'b', '_', '-', '*'], 4), permission }), {
+      selector: (e) => `${e.user}/${e.topic.length}/${e.permission.write}`,
+      maxLength: 12,
+    });
+    const topics = fc.array(text(['a', 'A', 'b', 'B', '_', '-', 'x'], 8), { minLength: 1, maxLength: 25 });
+    await fc.assert(fc.asyncProperty(entries, permission, topics, async (given, reserved, asked) => {
+      const mongo = await node();
+      const sqlite = new SqliteAuthStore(join(tempDir(), 'auth.db'));
+      try {
+        for (const s of [mongo.store, sqlite]) {
+          await s.addUser('phil', '$0', 'user');
+          await s.addUser('ben', '$0', 'user');
+          for (const e of given) await s.allowAccess(e.user, e.topic, e.permission);
+          await s.addReservation('ben', 'ben_Res', reserved);
+        }
+        const decisions = async (s: AuthStore) => ({
+          grants: [await s.grants('phil'), await s.grants('*'), await s.reservations('ben')],
+          topics: await Promise.all([...asked, 'ben_res', 'BEN_RES'].map(async (topic) => [
+            topic,
+            ...(await Promise.all(['phil', 'ben', 'ann'].map((user) => s.permission(user, topic)))),
+            await s.othersHaveAccess('phil', topic),
+            await s.othersHaveAccess('ben', topic),
+            await s.reservationOwner(topic),
+          ])),
+        });
+        assert.deepEqual(await decisions(mongo.store), await decisions(sqlite));
+      } finally {
+        await mongo.close();
+        await sqlite.close();
+      }
+    }), { numRuns: 25 });
+  });
+
+  it('a user removal cut short by a crash: the user is gone for every read, and their name comes back clean', async () => {
+    const a = await node();
+    after(() => a.close());
+    const k = token();
+    const rw = { read: true, write: true };
+    await a.store.addUser('phil', '$0', 'user');
+    await a.store.addToken('phil', k);
+    await a.store.allowAccess('phil', 'alerts', rw);
+    await a.store.addReservation('phil', 'mine', rw);
+    const users = a.client.db(a.database).collection<UserDoc>('auth_users');
+    const crashed = () => users.updateOne({ _id: 'phil' }, { $set: { removing: true } }); // removeUser's first write, and no more
+
+    await crashed();
+    assert.deepEqual(
+      [await a.store.user('phil'), await a.store.userByToken(k.token), await a.store.permission('phil', 'alerts'), await a.store.permission('ann', 'mine')],
+      [undefined, undefined, undefined, undefined],
+    );
+    assert.deepEqual([await a.store.grants('*'), await a.store.reservationOwner('mine'), await a.store.userCount()], [[], undefined, 0]);
+    await a.store.addUser('phil', '$1', 'user');
+    assert.deepEqual([await a.store.grants('phil'), await a.store.tokens('phil'), await a.store.grants('*')], [[], [], []], 'nothing of the old phil');
+
+    await a.store.addToken('phil', k);
+    await crashed();
+    const b = await node(a.database);
+    after(() => b.close());
+    const db = b.client.db(b.database);
+    const left = await Promise.all(['auth_users', 'auth_tokens', 'auth_access'].map((c) => db.collection(c).countDocuments()));
+    assert.deepEqual(left, [0, 0, 0], 'the next open finished the removal');
+  });
 });
+
