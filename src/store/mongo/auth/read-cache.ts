@@ -30,7 +30,7 @@ export class ReadCache {
   private readonly memo = new LruMap<string, Promise<unknown>>(limit);
   /** The newest change number the last poll found. */
   private seen: number | undefined;
-  /** When the newest poll that completed started (ms). */
+  /** When the newest poll that completed started (ms, monotonic: a wall clock set back must not stretch the bound). */
   private verifiedAt = -Infinity;
   private polling: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
@@ -47,7 +47,7 @@ export class ReadCache {
   }
 
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
-    const started = Date.now();
+    const started = performance.now();
     while (this.verifiedAt <= started - staleReadBoundMs) await this.poll();
     const hit = this.memo.get(key) as Promise<T> | undefined;
     if (hit) return hit;
@@ -68,7 +68,7 @@ export class ReadCache {
 
   private poll(): Promise<void> {
     this.polling ??= (async () => {
-      const started = Date.now();
+      const started = performance.now();
       try {
         const newest = await this.newest();
         if (newest !== this.seen) this.memo.clear();
