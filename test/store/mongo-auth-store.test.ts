@@ -5,13 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { MongoClient, type CommandStartedEvent, type MongoClientOptions } from 'mongodb';
 import { newToken } from '../../src/model/access.js';
-import type { AuthStore, Token } from '../../src/store/auth-store.js';
-import type { UserDoc } from '../../src/store/mongo/auth/collections.js';
+import { AlreadyExists, type AuthStore, type Token } from '../../src/store/auth-store.js';
+import type { ChangeDoc, UserDoc } from '../../src/store/mongo/auth/collections.js';
 import { pollEveryMs } from '../../src/store/mongo/auth/read-cache.js';
 import { openMongoAuthStore, type MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { tempDir } from '../support/server.js';
+import { pastStaleReadBound } from '../support/stale-reads.js';
 import { describeAuthStore } from './contracts/auth-store.contract.js';
 
 let ferret: Promise<FerretDb> | undefined;
@@ -171,6 +172,24 @@ describe('MongoDB auth store (FerretDB)', { skip: ferretDbSkip() }, () => {
     const db = b.client.db(b.database);
     const left = await Promise.all(['auth_users', 'auth_tokens', 'auth_access'].map((c) => db.collection(c).countDocuments()));
     assert.deepEqual(left, [0, 0, 0], 'the next open finished the removal');
+  });
+
+  it('four nodes signing up one name at once: one user, three refusals; their other changes all announced', async () => {
+    const first = await node();
+    const nodes = [first, ...(await Promise.all([1, 2, 3].map(() => node(first.database))))];
+    after(() => Promise.all(nodes.map((n) => n.close())));
+    const outcomes = await Promise.allSettled(nodes.map((n, i) => n.store.addUser('phil', `$${i}`, 'user')));
+    assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+    assert.ok(outcomes.every((o) => o.status === 'fulfilled' || o.reason instanceof AlreadyExists));
+    // Each node adds users of its own at once, so their change numbers are claimed concurrently.
+    await Promise.all(nodes.map(async (n, i) => {
+      for (let j = 0; j < 10; j++) await n.store.addUser(`u${i}-${j}`, '$0', 'user');
+    }));
+    const changes = await first.client.db(first.database).collection<ChangeDoc>('auth_changes').find().sort({ _id: 1 }).toArray();
+    // The four opens, the one sign-up (refusals change nothing) and the 40 additions, each under a number of its own.
+    assert.deepEqual(changes.map((c) => c._id), Array.from({ length: 4 + 1 + 40 }, (_, i) => i + 1));
+    await pastStaleReadBound(first.store);
+    for (const n of nodes) assert.equal(await n.store.userCount(), 41);
   });
 });
 
