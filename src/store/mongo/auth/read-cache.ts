@@ -30,15 +30,23 @@ export class ReadCache {
   private readonly memo = new LruMap<string, Promise<unknown>>(limit);
   /** The newest change number the last poll found. */
   private seen: number | undefined;
-  /** When the newest poll that completed started (ms, monotonic: a wall clock set back must not stretch the bound). */
+  /** When the newest poll that completed started, on `now`. */
   private verifiedAt = -Infinity;
   private polling: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly newest: () => Promise<number>) {
+  /**
+   * `now` is the clock freshness is timed on (ms, monotonic: a wall clock set back must not
+   * stretch the bound); tests pass their own, with polls in the background never due.
+   */
+  constructor(
+    private readonly newest: () => Promise<number>,
+    private readonly now: () => number = () => performance.now(),
+    everyMs = pollEveryMs,
+  ) {
     // A failed background poll is left for the next read to meet: it polls itself once the
     // bound has passed, and fails, rather than answer from a memo it cannot vouch for.
-    this.timer = setInterval(() => void this.poll().catch(() => undefined), pollEveryMs).unref();
+    this.timer = setInterval(() => void this.poll().catch(() => undefined), everyMs).unref();
   }
 
   /** Reads remembered now (for tests: bounded by `limit`). */
@@ -47,7 +55,7 @@ export class ReadCache {
   }
 
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
-    const started = performance.now();
+    const started = this.now();
     while (this.verifiedAt <= started - staleReadBoundMs) await this.poll();
     const hit = this.memo.get(key) as Promise<T> | undefined;
     if (hit) return hit;
@@ -68,7 +76,7 @@ export class ReadCache {
 
   private poll(): Promise<void> {
     this.polling ??= (async () => {
-      const started = performance.now();
+      const started = this.now();
       try {
         const newest = await this.newest();
         if (newest !== this.seen) this.memo.clear();
