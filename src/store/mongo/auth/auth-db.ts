@@ -25,10 +25,6 @@ export class AuthDb {
     return new AuthDb(collections, new ChangeLog(collections.changes));
   }
 
-  get rememberedCount(): number {
-    return this.cache.size;
-  }
-
   remembered<T>(key: string, read: () => Promise<T>): Promise<T> {
     return this.cache.get(key, read);
   }

@@ -49,11 +49,6 @@ export class ReadCache {
     this.timer = setInterval(() => void this.poll().catch(() => undefined), everyMs).unref();
   }
 
-  /** Reads remembered now (for tests: bounded by `limit`). */
-  get size(): number {
-    return this.memo.size;
-  }
-
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     const started = this.now();
     while (this.verifiedAt <= started - staleReadBoundMs) await this.poll();

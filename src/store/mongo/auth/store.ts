@@ -51,11 +51,6 @@ export class MongoAuthStore implements AuthStore {
     this.tokenTable = new Tokens(db, this.userTable);
   }
 
-  /** Reads remembered now (for tests: bounded). */
-  get memoSize(): number {
-    return this.db.rememberedCount;
-  }
-
   user(name: string): Promise<User | undefined> {
     return this.userTable.find(name);
   }
