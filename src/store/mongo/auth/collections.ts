@@ -24,6 +24,9 @@ export interface UserDoc {
   removing?: true;
 }
 
+/** Users not being removed: a user marked `removing` is gone for every reader. */
+export const presentUser = { removing: { $exists: false } } as const;
+
 /** One access entry; `_id` is `user/topic` (neither may hold a `/`). */
 export interface AccessDoc {
   _id: string;

@@ -1,7 +1,7 @@
 import { everyone, type Grant, type Permission } from '../../../model/access.js';
 import type { Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
-import type { AccessDoc } from './collections.js';
+import { presentUser, type AccessDoc } from './collections.js';
 import { compareText, firstOf } from './order.js';
 import { candidatesFor, matches, patternFields } from './topic-patterns.js';
 
@@ -76,12 +76,15 @@ export class Grants {
     await this.access.deleteMany({ provisioned: true, _id: { $nin: grants.map((g) => entryId(g.user, g.topic)) } });
   }
 
-  /** The entries whose user and owner exist. */
+  /** The entries whose user and owner exist, asked in one query (listings may hold thousands of owners). */
   async alive(entries: AccessDoc[]): Promise<AccessDoc[]> {
-    const live = await Promise.all(entries.map((e) => this.live(e)));
-    return entries.filter((_, i) => live[i]);
+    const names = [...new Set(entries.flatMap((e) => [e.user, e.owner ?? everyone]))].filter((n) => n !== everyone);
+    const found = await this.db.collections.users.find({ _id: { $in: names }, ...presentUser }, { projection: { _id: 1 } }).toArray();
+    const existing = new Set<string>([everyone, ...found.map((u) => u._id)]);
+    return entries.filter((e) => existing.has(e.user) && existing.has(e.owner ?? everyone));
   }
 
+  /** The same for one entry, from what is remembered: on the path of every request. */
   private async live(e: AccessDoc): Promise<boolean> {
     return (e.user === everyone || (await this.isUser(e.user))) && (e.owner === null || (await this.isUser(e.owner)));
   }

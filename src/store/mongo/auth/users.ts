@@ -3,13 +3,10 @@ import type { Prefs, Tier } from '../../../model/account.js';
 import { nowSeconds } from '../../../model/message.js';
 import { AlreadyExists, NotFound, Provisioned, type Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
-import { isDuplicateKey, type UserDoc } from './collections.js';
+import { isDuplicateKey, presentUser, type UserDoc } from './collections.js';
 import type { Grants } from './grants.js';
 import { compareText, firstOf } from './order.js';
 import type { Tiers } from './tiers.js';
-
-/** Users not being removed: a user marked `removing` is gone for every reader. */
-const present = { removing: { $exists: false } } as const;
 
 /**
  * The users (collection `auth_users`, the name as `_id`): password hash, role, tier and
@@ -36,7 +33,7 @@ export class Users {
 
   find(name: string): Promise<User | undefined> {
     return this.db.remembered(`u\0${name}`, async () => {
-      const doc = await this.users.findOne({ _id: name, ...present });
+      const doc = await this.users.findOne({ _id: name, ...presentUser });
       return doc ? toUser(doc, doc.tier === null ? undefined : await this.tiers.find(doc.tier)) : undefined;
     });
   }
@@ -51,14 +48,14 @@ export class Users {
   }
 
   async all(): Promise<User[]> {
-    const [docs, tiers] = await Promise.all([this.users.find(present).toArray(), this.tiers.all()]);
+    const [docs, tiers] = await Promise.all([this.users.find(presentUser).toArray(), this.tiers.all()]);
     const byCode = new Map(tiers.map((t) => [t.code, t]));
     const users = docs.map((doc) => toUser(doc, doc.tier === null ? undefined : byCode.get(doc.tier)));
     return users.sort((a, b) => firstOf(Number(a.role === 'user') - Number(b.role === 'user'), compareText(a.name, b.name)));
   }
 
   count(): Promise<number> {
-    return this.db.remembered('n\0users', () => this.users.countDocuments(present));
+    return this.db.remembered('n\0users', () => this.users.countDocuments(presentUser));
   }
 
   async add(name: string, hash: string, role: Role): Promise<void> {
@@ -80,7 +77,7 @@ export class Users {
 
   async changePassword(name: string, hash: string): Promise<void> {
     await this.unprovisioned(name);
-    await this.users.updateOne({ _id: name, ...present }, { $set: { hash } });
+    await this.users.updateOne({ _id: name, ...presentUser }, { $set: { hash } });
   }
 
   async changeRole(name: string, role: Role): Promise<void> {
@@ -112,7 +109,7 @@ export class Users {
       );
       await this.setRole(u.name, u.role);
     }
-    const unlisted = await this.users.find({ provisioned: true, _id: { $nin: users.map((u) => u.name) }, ...present }, { projection: { _id: 1 } }).toArray();
+    const unlisted = await this.users.find({ provisioned: true, _id: { $nin: users.map((u) => u.name) }, ...presentUser }, { projection: { _id: 1 } }).toArray();
     for (const { _id } of unlisted) await this.delete(_id);
   }
 
@@ -137,19 +134,19 @@ export class Users {
   }
 
   private async setRole(name: string, role: Role): Promise<void> {
-    await this.users.updateOne({ _id: name, ...present }, { $set: { role } });
+    await this.users.updateOne({ _id: name, ...presentUser }, { $set: { role } });
     // An admin may do everything, so entries of their own would only mislead (as ntfy).
     if (role === 'admin') await this.grants.removeOwn(name);
   }
 
   private async update(name: string, fields: Partial<UserDoc>): Promise<void> {
-    const { matchedCount } = await this.users.updateOne({ _id: name, ...present }, { $set: fields });
+    const { matchedCount } = await this.users.updateOne({ _id: name, ...presentUser }, { $set: fields });
     if (matchedCount === 0) throw new NotFound(`user ${name} does not exist`);
   }
 
   /** NotFound for a missing user, Provisioned for one server.yml owns. */
   private async unprovisioned(name: string): Promise<void> {
-    const doc = await this.users.findOne({ _id: name, ...present }, { projection: { provisioned: 1 } });
+    const doc = await this.users.findOne({ _id: name, ...presentUser }, { projection: { provisioned: 1 } });
     if (!doc) throw new NotFound(`user ${name} does not exist`);
     if (doc.provisioned) throw new Provisioned('user');
   }
