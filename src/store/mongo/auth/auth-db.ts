@@ -22,7 +22,16 @@ export class AuthDb {
 
   static async open(db: Db): Promise<AuthDb> {
     const collections = await openCollections(db);
-    return new AuthDb(collections, new ChangeLog(collections.changes));
+    const opened = new AuthDb(collections, new ChangeLog(collections.changes));
+    try {
+      // An instance that died between a change's writes and its announcement left the
+      // others remembering what was before; whoever opens next announces for it.
+      await opened.changes.announce();
+    } catch (err) {
+      opened.close();
+      throw err;
+    }
+    return opened;
   }
 
   remembered<T>(key: string, read: () => Promise<T>): Promise<T> {

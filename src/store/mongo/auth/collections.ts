@@ -1,5 +1,5 @@
-import { MongoServerError, type Collection, type Db, type ObjectId } from 'mongodb';
-import type { Role } from '../../../model/access.js';
+import { MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { everyone, type Role } from '../../../model/access.js';
 import type { Tier } from '../../../model/account.js';
 import { ensureIndexes } from '../indexes.js';
 
@@ -12,6 +12,13 @@ import { ensureIndexes } from '../indexes.js';
  */
 export interface UserDoc {
   _id: string;
+  /**
+   * Made anew each time a user of this name is added. The user's entries and tokens carry
+   * it, and count only while it is the user's: what a removal a crash cut short left
+   * behind, or what a change racing the removal wrote after it, never passes to a later
+   * user of the same name (users.ts).
+   */
+  uid: string;
   hash: string;
   role: Role;
   tier: string | null;
@@ -20,17 +27,22 @@ export interface UserDoc {
   prefs: string;
   provisioned: boolean;
   created: number;
-  /** Set first when the user is removed: readers take the user as gone from then on (users.ts). */
-  removing?: true;
 }
 
-/** Users not being removed: a user marked `removing` is gone for every reader. */
-export const presentUser = { removing: { $exists: false } } as const;
+/** Whom an entry or token is for: a user's name and `uid`, or everyone (no uid). */
+export interface Holder {
+  name: string;
+  uid: string | null;
+}
+
+export const everyoneHolder: Holder = { name: everyone, uid: null };
 
 /** One access entry; `_id` is `user/topic` (neither may hold a `/`). */
 export interface AccessDoc {
   _id: string;
   user: string;
+  /** The user's `uid` when the entry was written; null for everyone's. */
+  uid: string | null;
   /** The pattern as written, `*` the wildcard. */
   topic: string;
   /** The pattern lowercased, which an exact pattern is looked up by (grants.ts). */
@@ -38,14 +50,17 @@ export interface AccessDoc {
   wild: boolean;
   read: boolean;
   write: boolean;
-  /** The user whose reservation made the entry, else null. */
+  /** The user whose reservation made the entry, and their `uid`; else both null. */
   owner: string | null;
+  ownerUid: string | null;
   provisioned: boolean;
 }
 
 export interface TokenDoc {
   _id: string;
   user: string;
+  /** The user's `uid` when the token was made. */
+  uid: string;
   label: string;
   expires: number;
   lastAccess: number;
@@ -84,6 +99,11 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
   await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
   await ensureIndexes(c.tokens, [{ key: { user: 1 } }]);
   return c;
+}
+
+/** A new user's `uid`: unique without coordination. */
+export function newUid(): string {
+  return new ObjectId().toHexString();
 }
 
 /** MongoDB's duplicate-key error: another insert of the same `_id` won. */

@@ -1,23 +1,20 @@
 import { everyone, type Grant, type Permission } from '../../../model/access.js';
 import type { Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
-import { presentUser, type AccessDoc } from './collections.js';
+import { everyoneHolder, type AccessDoc, type Holder } from './collections.js';
 import { compareText, firstOf } from './order.js';
 import { candidatesFor, matches, patternFields } from './topic-patterns.js';
-
-/** Whether a user exists (remembered, users.ts). */
-export type IsUser = (name: string) => Promise<boolean>;
+import type { Users } from './users.js';
 
 /**
  * The access entries (collection `auth_access`): who may read or write which topic
- * patterns. Entries of a user who no longer exists are ignored wherever they are read:
- * a user's removal takes the user first and their entries after (users.ts), so a crash in
- * between leaves entries nobody may use, never ones still deciding.
+ * patterns. An entry counts only while its user, and the owner of the reservation that
+ * made it, exist with the `uid` it was written for (users.ts says why).
  */
 export class Grants {
   constructor(
     private readonly db: AuthDb,
-    private readonly isUser: IsUser,
+    private readonly users: Users,
   ) {}
 
   private get access() {
@@ -50,9 +47,18 @@ export class Grants {
   }
 
   /** Adds or replaces one entry; `owner` is the user whose reservation made it. */
-  async put(username: string, topic: string, p: Permission, owner: string | null, provisioned = false): Promise<void> {
-    const entry = { user: username, ...patternFields(topic), read: p.read, write: p.write, owner, provisioned };
-    await this.access.replaceOne({ _id: entryId(username, topic) }, entry, { upsert: true });
+  async put(holder: Holder, topic: string, p: Permission, owner: Holder | null, provisioned = false): Promise<void> {
+    const entry = {
+      user: holder.name,
+      uid: holder.uid,
+      ...patternFields(topic),
+      read: p.read,
+      write: p.write,
+      owner: owner?.name ?? null,
+      ownerUid: owner?.uid ?? null,
+      provisioned,
+    };
+    await this.access.replaceOne({ _id: entryId(holder.name, topic) }, entry, { upsert: true });
   }
 
   /** Removes one entry, all of a user's (and those their reservations made), or every entry. */
@@ -62,31 +68,32 @@ export class Grants {
     else await this.access.deleteMany({ topic, $or: [{ user: username }, { owner: username }] });
   }
 
-  /** Removes the user's own entries, keeping what their reservations grant everyone. */
-  async removeOwn(username: string): Promise<void> {
-    await this.access.deleteMany({ user: username });
-  }
-
   /**
    * The listed entries are written first and the earlier ones no longer listed removed
-   * after, so no entry that stays is ever missing, even to a concurrent read.
+   * after, so no entry that stays is ever missing, even to a concurrent read. Their users
+   * are provisioned (checked by the caller), so exist by now.
    */
   async provision(grants: Provisioning['grants']): Promise<void> {
-    for (const g of grants) await this.put(g.user, g.topic, g.permission, null, true);
+    for (const g of grants) {
+      const holder = g.user === everyone ? everyoneHolder : await this.users.holder(g.user);
+      await this.put(holder, g.topic, g.permission, null, true);
+    }
     await this.access.deleteMany({ provisioned: true, _id: { $nin: grants.map((g) => entryId(g.user, g.topic)) } });
   }
 
-  /** The entries whose user and owner exist, asked in one query (listings may hold thousands of owners). */
+  /** The entries that count, their users asked in one query (listings may name thousands of owners). */
   async alive(entries: AccessDoc[]): Promise<AccessDoc[]> {
-    const names = [...new Set(entries.flatMap((e) => [e.user, e.owner ?? everyone]))].filter((n) => n !== everyone);
-    const found = await this.db.collections.users.find({ _id: { $in: names }, ...presentUser }, { projection: { _id: 1 } }).toArray();
-    const existing = new Set<string>([everyone, ...found.map((u) => u._id)]);
-    return entries.filter((e) => existing.has(e.user) && existing.has(e.owner ?? everyone));
+    const holders = entries.flatMap((e) => [[e.user, e.uid], [e.owner, e.ownerUid]] as const);
+    const uids = await this.users.uids([...new Set(holders.flatMap(([name, uid]) => (uid === null || name === null ? [] : [name])))]);
+    const counts = (name: string | null, uid: string | null): boolean => uid === null || (name !== null && uids.get(name) === uid);
+    return entries.filter((e) => counts(e.user, e.uid) && counts(e.owner, e.ownerUid));
   }
 
   /** The same for one entry, from what is remembered: on the path of every request. */
   private async live(e: AccessDoc): Promise<boolean> {
-    return (e.user === everyone || (await this.isUser(e.user))) && (e.owner === null || (await this.isUser(e.owner)));
+    const counts = async (name: string | null, uid: string | null): Promise<boolean> =>
+      uid === null || (name !== null && (await this.users.known(name))?.uid === uid);
+    return (await counts(e.user, e.uid)) && (await counts(e.owner, e.ownerUid));
   }
 }
 

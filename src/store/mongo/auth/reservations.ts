@@ -1,9 +1,11 @@
 import { everyone, readWrite, type Permission } from '../../../model/access.js';
 import type { Reservation } from '../../../model/account.js';
 import type { AuthDb } from './auth-db.js';
+import { everyoneHolder } from './collections.js';
 import type { Grants } from './grants.js';
 import { compareText } from './order.js';
 import { candidatesFor, matches } from './topic-patterns.js';
+import type { Users } from './users.js';
 
 /**
  * Reserved topics: a pair of access entries owned by the user who reserved the topic,
@@ -13,6 +15,7 @@ export class Reservations {
   constructor(
     private readonly db: AuthDb,
     private readonly grants: Grants,
+    private readonly users: Users,
   ) {}
 
   private get access() {
@@ -44,8 +47,9 @@ export class Reservations {
    * completes it, both writes being upserts.
    */
   async add(username: string, topic: string, everyoneMay: Permission): Promise<void> {
-    await this.grants.put(username, topic, readWrite, username);
-    await this.grants.put(everyone, topic, everyoneMay, username);
+    const owner = await this.users.holder(username);
+    await this.grants.put(owner, topic, readWrite, owner);
+    await this.grants.put(everyoneHolder, topic, everyoneMay, owner);
   }
 
   async remove(username: string, topics: readonly string[]): Promise<void> {

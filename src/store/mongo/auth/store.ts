@@ -3,6 +3,7 @@ import { everyone, type Grant, type Permission, type Role, type User } from '../
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
 import type { AuthStore, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
+import { everyoneHolder } from './collections.js';
 import { Grants } from './grants.js';
 import { staleReadBoundMs } from './read-cache.js';
 import { Reservations } from './reservations.js';
@@ -26,28 +27,16 @@ export class MongoAuthStore implements AuthStore {
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
 
-  /**
-   * Opens access control on `db` (whose client the caller opened and closes): indexes made
-   * where missing, and removals a crashed instance left unfinished completed (users.ts).
-   */
+  /** Opens access control on `db`, whose client the caller opened and closes. */
   static async open(db: Db): Promise<MongoAuthStore> {
-    const store = new MongoAuthStore(await AuthDb.open(db));
-    try {
-      // Announced as any change is, which also serves an instance that died between a
-      // change's writes and its announcement: the others forget what they remembered.
-      await store.db.change(() => store.userTable.finishRemovals());
-    } catch (err) {
-      store.db.close();
-      throw err;
-    }
-    return store;
+    return new MongoAuthStore(await AuthDb.open(db));
   }
 
   private constructor(private readonly db: AuthDb) {
     this.tierTable = new Tiers(db);
-    this.grantTable = new Grants(db, (name) => this.userTable.exists(name));
-    this.userTable = new Users(db, this.tierTable, this.grantTable);
-    this.reservationTable = new Reservations(db, this.grantTable);
+    this.userTable = new Users(db, this.tierTable);
+    this.grantTable = new Grants(db, this.userTable);
+    this.reservationTable = new Reservations(db, this.grantTable, this.userTable);
     this.tokenTable = new Tokens(db, this.userTable);
   }
 
@@ -118,8 +107,8 @@ export class MongoAuthStore implements AuthStore {
 
   allowAccess(username: string, topic: string, p: Permission): Promise<void> {
     return this.db.change(async () => {
-      if (username !== everyone) await this.userTable.mustExist(username);
-      await this.grantTable.put(username, topic, p, null);
+      const holder = username === everyone ? everyoneHolder : await this.userTable.holder(username);
+      await this.grantTable.put(holder, topic, p, null);
     });
   }
 

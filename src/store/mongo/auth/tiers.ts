@@ -1,7 +1,7 @@
 import type { Tier } from '../../../model/account.js';
 import { AlreadyExists, InUse, NotFound } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
-import { isDuplicateKey, presentUser, type TierDoc } from './collections.js';
+import { isDuplicateKey, type TierDoc } from './collections.js';
 import { compareText } from './order.js';
 
 /** The tiers (ntfy's plans) a user may be put on, by code (`_id`). */
@@ -41,7 +41,7 @@ export class Tiers {
    * which reads as no tier (users.ts): the auth-file's foreign key has no counterpart here.
    */
   async remove(code: string): Promise<void> {
-    const users = await this.db.collections.users.countDocuments({ tier: code, ...presentUser });
+    const users = await this.db.collections.users.countDocuments({ tier: code });
     if (users > 0) throw new InUse(`tier ${code} is in use by ${users} user(s)`);
     if ((await this.tiers.deleteOne({ _id: code })).deletedCount === 0) throw new NotFound(`tier ${code} does not exist`);
   }

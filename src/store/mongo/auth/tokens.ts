@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type Filter } from 'mongodb';
 import { tokenMaxCount, type User } from '../../../model/access.js';
 import { nowSeconds } from '../../../model/message.js';
 import { Provisioned, type Provisioning, type Token } from '../../auth-store.js';
@@ -9,7 +9,8 @@ import type { Users } from './users.js';
 
 /**
  * The access tokens (`tk_…`, collection `auth_tokens`, the token as `_id`) a user logs in
- * with instead of the password. A token counts only while its user exists (users.ts).
+ * with instead of the password. A token counts only while its user exists with the `uid`
+ * it was made for (users.ts says why).
  */
 export class Tokens {
   constructor(
@@ -23,9 +24,10 @@ export class Tokens {
 
   /** The owner of an unexpired token. */
   async userOf(token: string): Promise<User | undefined> {
-    const owner = await this.db.remembered(`t\0${token}`, () => this.tokens.findOne({ _id: token }, { projection: { user: 1, expires: 1 } }));
+    const owner = await this.db.remembered(`t\0${token}`, () => this.tokens.findOne({ _id: token }, { projection: { user: 1, uid: 1, expires: 1 } }));
     if (!owner || (owner.expires !== 0 && owner.expires <= nowSeconds())) return undefined;
-    return this.users.find(owner.user);
+    const known = await this.users.known(owner.user);
+    return known?.uid === owner.uid ? known.user : undefined;
   }
 
   /** Not a change: the last use is shown, never decided on, so nothing remembered is forgotten. */
@@ -42,11 +44,11 @@ export class Tokens {
    * prune with the other's new token among the rest: the user keeps tokenMaxCount or fewer.
    */
   async add(username: string, t: Token): Promise<void> {
-    await this.users.mustExist(username);
-    await this.tokens.insertOne({ _id: t.token, user: username, label: t.label, expires: t.expires, lastAccess: t.lastAccess, lastOrigin: t.lastOrigin, provisioned: false, added: new ObjectId() });
+    const { uid } = await this.users.holder(username);
+    await this.tokens.insertOne({ _id: t.token, user: username, uid, label: t.label, expires: t.expires, lastAccess: t.lastAccess, lastOrigin: t.lastOrigin, provisioned: false, added: new ObjectId() });
     // Counted first, as ntfy: the count is an index lookup, the pruning a read of the user's tokens.
-    if ((await this.tokens.countDocuments({ user: username })) <= tokenMaxCount) return;
-    const all = await this.tokens.find({ user: username }, { projection: { expires: 1, provisioned: 1, added: 1 } }).toArray();
+    if ((await this.tokens.countDocuments({ user: username, uid })) <= tokenMaxCount) return;
+    const all = await this.tokens.find({ user: username, uid }, { projection: { expires: 1, provisioned: 1, added: 1 } }).toArray();
     all.sort((a, b) => firstOf(
       Number(b._id === t.token) - Number(a._id === t.token),
       Number(b.provisioned) - Number(a.provisioned),
@@ -59,22 +61,30 @@ export class Tokens {
   }
 
   async of(username: string): Promise<Token[]> {
-    const docs = await this.tokens.find({ user: username }).toArray();
+    const uid = await this.uidOf(username);
+    if (uid === undefined) return [];
+    const docs = await this.tokens.find({ user: username, uid }).toArray();
     docs.sort((a, b) => firstOf(Number(b.expires === 0) - Number(a.expires === 0), b.expires - a.expires, compareText(a._id, b._id)));
     return docs.map(toToken);
   }
 
   async change(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined> {
-    await this.unprovisioned(username, token);
+    const uid = await this.uidOf(username);
+    if (uid === undefined) return undefined;
+    const filter = { _id: token, user: username, uid };
+    await this.unprovisioned(filter);
     const fields = { ...(change.label !== undefined && { label: change.label }), ...(change.expires !== undefined && { expires: change.expires }) };
-    if (Object.keys(fields).length > 0) await this.tokens.updateOne({ _id: token, user: username }, { $set: fields });
-    const doc = await this.tokens.findOne({ _id: token, user: username });
+    if (Object.keys(fields).length > 0) await this.tokens.updateOne(filter, { $set: fields });
+    const doc = await this.tokens.findOne(filter);
     return doc ? toToken(doc) : undefined;
   }
 
   async remove(username: string, token: string): Promise<boolean> {
-    await this.unprovisioned(username, token);
-    return (await this.tokens.deleteOne({ _id: token, user: username })).deletedCount > 0;
+    const uid = await this.uidOf(username);
+    if (uid === undefined) return false;
+    const filter = { _id: token, user: username, uid };
+    await this.unprovisioned(filter);
+    return (await this.tokens.deleteOne(filter)).deletedCount > 0;
   }
 
   async removeExpired(now: number): Promise<void> {
@@ -84,17 +94,23 @@ export class Tokens {
   /** Listed tokens are added or brought up to date first, then earlier provisioned ones no longer listed go. */
   async provision(tokens: Provisioning['tokens']): Promise<void> {
     for (const t of tokens) {
+      const { uid } = await this.users.holder(t.user); // provisioned (checked by the caller), so there by now
       await this.tokens.updateOne(
         { _id: t.token },
-        { $set: { user: t.user, label: t.label, expires: 0, provisioned: true }, $setOnInsert: { lastAccess: 0, lastOrigin: '', added: new ObjectId() } },
+        { $set: { user: t.user, uid, label: t.label, expires: 0, provisioned: true }, $setOnInsert: { lastAccess: 0, lastOrigin: '', added: new ObjectId() } },
         { upsert: true },
       );
     }
     await this.tokens.deleteMany({ provisioned: true, _id: { $nin: tokens.map((t) => t.token) } });
   }
 
-  private async unprovisioned(username: string, token: string): Promise<void> {
-    const doc = await this.tokens.findOne({ _id: token, user: username }, { projection: { provisioned: 1 } });
+  /** The user's `uid`, read afresh: their tokens are those of their name and it. */
+  private async uidOf(username: string): Promise<string | undefined> {
+    return (await this.users.uids([username])).get(username);
+  }
+
+  private async unprovisioned(filter: Filter<TokenDoc>): Promise<void> {
+    const doc = await this.tokens.findOne(filter, { projection: { provisioned: 1 } });
     if (doc?.provisioned) throw new Provisioned('token');
   }
 }
