@@ -1,9 +1,10 @@
+import type { Filter } from 'mongodb';
 import { everyone, type Grant, type Permission } from '../../../model/access.js';
 import type { Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
 import { everyoneHolder, type AccessDoc, type Holder } from './collections.js';
 import { compareText, firstOf } from './order.js';
-import { candidatesFor, matches, patternFields } from './topic-patterns.js';
+import { candidateFilters, matches, patternFields } from './topic-patterns.js';
 import type { Users } from './users.js';
 
 /**
@@ -24,8 +25,8 @@ export class Grants {
   /** ntfy's order: the user's own before everyone's, then the longest pattern, then write before read. */
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.db.remembered(`p\0${username}\0${topic}`, async () => {
-      const entries = await this.access.find({ user: { $in: [username, everyone] }, ...candidatesFor(topic) }).toArray();
-      const ordered = entries.filter((e) => matches(e, topic)).sort((a, b) => firstOf(
+      const entries = await this.matching(topic, { user: { $in: [username, everyone] } });
+      const ordered = entries.sort((a, b) => firstOf(
         Number(a.user === everyone) - Number(b.user === everyone),
         b.topic.length - a.topic.length,
         Number(b.write) - Number(a.write),
@@ -33,6 +34,12 @@ export class Grants {
       for (const e of ordered) if (await this.live(e)) return { read: e.read, write: e.write };
       return undefined;
     });
+  }
+
+  /** The entries within `scope` whose pattern matches `topic`. */
+  async matching(topic: string, scope: Filter<AccessDoc>): Promise<AccessDoc[]> {
+    const found = await Promise.all(candidateFilters(topic).map((filter) => this.access.find({ ...scope, ...filter }).toArray()));
+    return found.flat().filter((e) => matches(e, topic));
   }
 
   async of(username: string): Promise<Grant[]> {

@@ -4,7 +4,6 @@ import type { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
 import type { Grants } from './grants.js';
 import { compareText } from './order.js';
-import { candidatesFor, matches } from './topic-patterns.js';
 import type { Users } from './users.js';
 
 /**
@@ -22,23 +21,26 @@ export class Reservations {
     return this.db.collections.access;
   }
 
+  // Equality filters only, the rest sifted here: FerretDB 1.24 reads the whole collection
+  // for `$ne` and `$in` (topic-patterns.ts).
+
+  /** Everyone's entry for each reserved topic, whoever wrote it last (the auth-file's join). */
   async of(username: string): Promise<Reservation[]> {
     const own = await this.grants.alive(await this.access.find({ user: username, owner: username }).toArray());
-    const everyones = await this.access.find({ user: everyone, topic: { $in: own.map((e) => e.topic) } }).toArray();
-    const forEveryone = new Map(everyones.map((e) => [e.topic, { read: e.read, write: e.write }]));
+    const everyones = await Promise.all(own.map((e) => this.access.findOne({ _id: `${everyone}/${e.topic}` })));
     return own
-      .map((e) => ({ topic: e.topic, everyone: forEveryone.get(e.topic) ?? { read: false, write: false } }))
+      .map((e, i) => ({ topic: e.topic, everyone: { read: everyones[i]?.read ?? false, write: everyones[i]?.write ?? false } }))
       .sort((a, b) => compareText(a.topic, b.topic));
   }
 
   async owner(topic: string): Promise<string | undefined> {
-    const owned = await this.grants.alive(await this.access.find({ topic, owner: { $ne: null } }).toArray());
-    return owned.find((e) => e.user === e.owner)?.owner ?? undefined;
+    const owned = await this.grants.alive(await this.access.find({ topic }).toArray());
+    return owned.find((e) => e.owner !== null && e.user === e.owner)?.owner ?? undefined;
   }
 
   async othersHaveAccess(username: string, topic: string): Promise<boolean> {
-    const entries = await this.access.find({ ...candidatesFor(topic), owner: { $ne: username } }).toArray();
-    return (await this.grants.alive(entries.filter((e) => matches(e, topic)))).length > 0;
+    const entries = (await this.grants.matching(topic, {})).filter((e) => e.owner !== username);
+    return (await this.grants.alive(entries)).length > 0;
   }
 
   /**

@@ -53,10 +53,13 @@ export class Users {
     return { name, uid: doc.uid };
   }
 
-  /** The `uid` of each of `names` that exists, read afresh (for listings). */
+  /**
+   * The `uid` of each of `names` that exists, read afresh (for listings). One lookup by
+   * `_id` each, not one `$in`: FerretDB 1.24 reads the whole collection for `$in`.
+   */
   async uids(names: readonly string[]): Promise<Map<string, string>> {
-    const docs = await this.users.find({ _id: { $in: [...names] } }, { projection: { uid: 1 } }).toArray();
-    return new Map(docs.map((d) => [d._id, d.uid]));
+    const docs = await Promise.all(names.map((name) => this.users.findOne({ _id: name }, { projection: { uid: 1 } })));
+    return new Map(docs.flatMap((d) => (d ? [[d._id, d.uid] as const] : [])));
   }
 
   async all(): Promise<User[]> {
