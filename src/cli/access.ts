@@ -40,36 +40,38 @@ async function grant(admin: AuthAdmin, username: string, topic: string, word: st
   const permission = parsePermission(word);
   if (!permission) fail('permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)');
   if (!topicPatternPattern.test(topic)) fail(`invalid topic or topic pattern ${topic}: letters, digits, - and _ and * only, up to 64`);
+  const store = await admin.store();
   if (username !== everyone) {
-    const user = await existingUser(admin.store, username);
+    const user = await existingUser(store, username);
     if (user.role === 'admin') fail(`user ${username} is an admin user, access control entries have no effect`);
   }
-  await admin.store.allowAccess(username, topic, permission);
+  await store.allowAccess(username, topic, permission);
   say(`${grantedLine[permissionName(permission)]} ${topic}`);
   say();
   await showUser(admin, username);
 }
 
 async function reset(admin: AuthAdmin, username: string | undefined, topic: string | undefined): Promise<void> {
+  const store = await admin.store();
   if (username === undefined) {
-    await admin.store.resetAccess();
+    await store.resetAccess();
     say('reset access for all users');
     return;
   }
   // ntfy resets first and only then finds the user missing; checking first avoids a "reset" line for nobody.
-  if (username !== everyone) await existingUser(admin.store, username);
-  await admin.store.resetAccess(username, topic);
+  if (username !== everyone) await existingUser(store, username);
+  await store.resetAccess(username, topic);
   say(topic === undefined ? `reset access for user ${username}` : `reset access for user ${username} and topic ${topic}`);
   say();
   await showUser(admin, username);
 }
 
 async function show(admin: AuthAdmin, username: string | undefined): Promise<void> {
-  if (username === undefined) return showUsers(admin, await allUsers(admin.store));
+  if (username === undefined) return showUsers(admin, await allUsers(await admin.store()));
   return showUser(admin, username);
 }
 
 async function showUser(admin: AuthAdmin, username: string): Promise<void> {
   if (username === everyone) return showUsers(admin, [{ name: everyone, role: 'anonymous' }]);
-  return showUsers(admin, [await existingUser(admin.store, username)]);
+  return showUsers(admin, [await existingUser(await admin.store(), username)]);
 }

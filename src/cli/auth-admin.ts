@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { everyone, parsePermission, permissionName, type Permission, type User } from '../model/access.js';
 import type { Tier } from '../model/account.js';
 import type { AuthStore } from '../store/auth-store.js';
@@ -12,8 +13,8 @@ import { openAuthStore } from '../store/index.js';
  * its message and exit code 1.
  */
 export interface AuthAdmin {
-  /** Opened on first use. */
-  readonly store: AuthStore;
+  /** Opened on first call (a database server opens asynchronously); later calls get the same. */
+  store(): Promise<AuthStore>;
   readonly defaultAccess: Permission;
 }
 
@@ -63,43 +64,44 @@ export function fail(message: string): never {
 }
 
 class LazyAdmin implements AuthAdmin {
-  private opened?: AuthAdmin;
+  private config?: Config;
+  private opening?: Promise<AuthStore>;
 
   constructor(private readonly options: Record<string, string | undefined>) {}
 
-  get store(): AuthStore {
-    return this.open().store;
+  store(): Promise<AuthStore> {
+    this.opening ??= openAuthStore(this.loaded());
+    return this.opening;
   }
 
   get defaultAccess(): Permission {
-    return this.open().defaultAccess;
+    return parsePermission(this.loaded().authDefaultAccess) as Permission;
   }
 
   async close(): Promise<void> {
-    await this.opened?.store.close();
+    // An opening that failed has nothing to close; its error reached the action already.
+    await (await this.opening?.catch(() => undefined))?.close();
   }
 
-  private open(): AuthAdmin {
-    this.opened ??= open(this.options);
-    return this.opened;
+  private loaded(): Config {
+    this.config ??= load(this.options);
+    return this.config;
   }
 }
 
-function open(options: Record<string, string | undefined>): AuthAdmin {
+function load(options: Record<string, string | undefined>): Config {
   const flags: RawValues = {};
   if (options.authFile) flags['auth-file'] = options.authFile;
   if (options.authDefaultAccess) flags['auth-default-access'] = options.authDefaultAccess;
   const file = options.config ?? process.env.TOCSIN_CONFIG_FILE ?? process.env.NTFY_CONFIG_FILE;
-  let config;
   try {
-    ({ config } = loadConfig({ file, env: process.env, flags }));
+    return loadConfig({ file, env: process.env, flags }).config;
   } catch (err) {
     if (err instanceof ConfigError && /auth-default-access/.test(err.message)) {
       throw new Error("if set, auth-default-access must start set to 'read-write', 'read-only', 'write-only' or 'deny-all'");
     }
     throw err;
   }
-  return { store: openAuthStore(config), defaultAccess: parsePermission(config.authDefaultAccess) as Permission };
 }
 
 /** `NAME` as the commands take it: `everyone` and `*` are anonymous visitors. */
@@ -132,7 +134,7 @@ const defaultLine: Record<string, string> = {
 export async function showUsers(admin: AuthAdmin, users: readonly Listed[]): Promise<void> {
   for (const u of users) {
     say(`user ${u.name} (role: ${u.role}, tier: ${u.tier?.name ?? 'none'})`);
-    const grants = await admin.store.grants(u.name);
+    const grants = await (await admin.store()).grants(u.name);
     if (u.role === 'admin') say('- read-write access to all topics (admin role)');
     else if (grants.length === 0) say('- no topic-specific permissions');
     for (const g of u.role === 'admin' ? [] : grants) say(`- ${grantLine[permissionName(g.permission)]} ${g.topic}`);

@@ -30,13 +30,14 @@ export function registerTier(program: Command): void {
     .action(
       adminAction(async (admin, code: string | undefined, options: Record<string, string | boolean | undefined>) => {
         const valid = validCode(code, 'add');
-        if (await admin.store.tier(valid)) {
+        const store = await admin.store();
+        if (await store.tier(valid)) {
           if (!options.ignoreExists) fail(`tier ${valid} already exists`);
           return say(`tier ${valid} already exists (exited successfully)`);
         }
         const added = { code: valid, name: (options.name as string | undefined) || valid } as Tier;
         for (const l of limits) added[l.field] = parseLimit(l, (options[camel(l.flag)] as string | undefined) ?? l.fallback);
-        await admin.store.putTier(added, false);
+        await store.putTier(added, false);
         say('tier added');
         say();
         printTier(added);
@@ -46,14 +47,15 @@ export function registerTier(program: Command): void {
   withLimitFlags(tier.command('change').alias('ch').description('Change a tier').argument('[code]')).action(
     adminAction(async (admin, code: string | undefined, options: Record<string, string | undefined>) => {
       const valid = validCode(code, 'change');
-      const changed = await admin.store.tier(valid);
+      const store = await admin.store();
+      const changed = await store.tier(valid);
       if (!changed) fail(`tier ${valid} does not exist`);
       if (options.name !== undefined) changed.name = options.name;
       for (const l of limits) {
         const value = options[camel(l.flag)];
         if (value !== undefined) changed[l.field] = parseLimit(l, value);
       }
-      await admin.store.putTier(changed, true);
+      await store.putTier(changed, true);
       say('tier updated');
       say();
       printTier(changed);
@@ -68,8 +70,9 @@ export function registerTier(program: Command): void {
     .action(
       adminAction(async (admin, code: string | undefined) => {
         const valid = validCode(code, 'del');
-        if (!(await admin.store.tier(valid))) fail(`tier ${valid} does not exist`);
-        await admin.store.removeTier(valid);
+        const store = await admin.store();
+        if (!(await store.tier(valid))) fail(`tier ${valid} does not exist`);
+        await store.removeTier(valid);
         say(`tier ${valid} removed`);
       }),
     );
@@ -80,7 +83,7 @@ export function registerTier(program: Command): void {
     .description('Shows a list of tiers')
     .action(
       adminAction(async (admin) => {
-        for (const t of await admin.store.tiers()) printTier(t);
+        for (const t of await (await admin.store()).tiers()) printTier(t);
       }),
     );
 }

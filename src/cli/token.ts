@@ -20,9 +20,10 @@ export function registerToken(program: Command): void {
       adminAction(async (admin, name: string | undefined, options: { expires?: string; label?: string }) => {
         const username = validName(name, "username expected, type 'tocsin token add --help' for help");
         const expires = options.expires === undefined ? 0 : futureSeconds(options.expires);
-        await existingUser(admin.store, username);
+        const store = await admin.store();
+        await existingUser(store, username);
         const value = newToken();
-        await admin.store.addToken(username, { token: value, label: options.label ?? '', expires, lastAccess: nowSeconds(), lastOrigin: '' });
+        await store.addToken(username, { token: value, label: options.label ?? '', expires, lastAccess: nowSeconds(), lastOrigin: '' });
         say(`token ${value} created for user ${username}, ${expires === 0 ? 'never expires' : `expires ${unixDate(new Date(expires * 1000))}`}`);
       }),
     );
@@ -37,8 +38,9 @@ export function registerToken(program: Command): void {
       adminAction(async (admin, name: string | undefined, value: string | undefined) => {
         const problem = "username and token expected, type 'tocsin token remove --help' for help";
         const username = validName(value ? name : undefined, problem);
-        await existingUser(admin.store, username);
-        if (!(await admin.store.removeToken(username, value as string))) fail(`token ${value as string} for user ${username} does not exist`);
+        const store = await admin.store();
+        await existingUser(store, username);
+        if (!(await store.removeToken(username, value as string))) fail(`token ${value as string} for user ${username} does not exist`);
         say(`token ${value as string} for user ${username} removed`);
       }),
     );
@@ -50,10 +52,11 @@ export function registerToken(program: Command): void {
     .argument('[username]')
     .action(
       adminAction(async (admin, name: string | undefined) => {
-        const users = name === undefined ? await admin.store.users() : [await existingUser(admin.store, validName(name, ''))];
+        const store = await admin.store();
+        const users = name === undefined ? await store.users() : [await existingUser(store, validName(name, ''))];
         let listed = 0;
         for (const user of users) {
-          const tokens = await admin.store.tokens(user.name);
+          const tokens = await store.tokens(user.name);
           if (tokens.length === 0 && name !== undefined) return say(`user ${name} has no access tokens`);
           if (tokens.length === 0) continue;
           listed++;

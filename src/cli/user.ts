@@ -22,12 +22,13 @@ export function registerUser(program: Command): void {
       adminAction(async (admin, name: string | undefined, options: { role: string; ignoreExists?: boolean }) => {
         const username = validName(name, 'add');
         const role = validRole(options.role);
-        if (await admin.store.user(username)) {
+        const store = await admin.store();
+        if (await store.user(username)) {
           if (!options.ignoreExists) fail(`user ${username} already exists`);
           return say(`user ${username} already exists (exited successfully)`);
         }
         try {
-          await admin.store.addUser(username, await newPasswordHash(), role);
+          await store.addUser(username, await newPasswordHash(), role);
         } catch (err) {
           if (err instanceof AlreadyExists) fail(`user ${username} already exists`);
           throw err;
@@ -44,8 +45,9 @@ export function registerUser(program: Command): void {
     .action(
       adminAction(async (admin, name: string | undefined) => {
         const username = validName(name, 'del');
-        await existingUser(admin.store, username);
-        await admin.store.removeUser(username);
+        const store = await admin.store();
+        await existingUser(store, username);
+        await store.removeUser(username);
         say(`user ${username} removed`);
       }),
     );
@@ -58,8 +60,9 @@ export function registerUser(program: Command): void {
     .action(
       adminAction(async (admin, name: string | undefined) => {
         const username = validName(name, 'change-pass');
-        await existingUser(admin.store, username);
-        await admin.store.changePassword(username, await newPasswordHash());
+        const store = await admin.store();
+        await existingUser(store, username);
+        await store.changePassword(username, await newPasswordHash());
         say(`changed password for user ${username}`);
       }),
     );
@@ -75,8 +78,9 @@ export function registerUser(program: Command): void {
         if (!name || !roleWord) fail("username and new role expected, type 'tocsin user change-role --help' for help");
         const username = validName(name, 'change-role');
         const role = validRole(roleWord);
-        await existingUser(admin.store, username);
-        await admin.store.changeRole(username, role);
+        const store = await admin.store();
+        await existingUser(store, username);
+        await store.changeRole(username, role);
         say(`changed role for user ${username} to ${role}`);
       }),
     );
@@ -92,13 +96,14 @@ export function registerUser(program: Command): void {
         if (!name || !tier) fail("username and new tier expected, type 'tocsin user change-tier --help' for help");
         if (tier !== '-' && !tierCodePattern.test(tier)) fail('invalid tier, must be tier code, or - to reset');
         const username = validName(name, 'change-tier');
-        await existingUser(admin.store, username);
+        const store = await admin.store();
+        await existingUser(store, username);
         if (tier === '-') {
-          await admin.store.changeTier(username, undefined);
+          await store.changeTier(username, undefined);
           return say(`removed tier from user ${username}`);
         }
-        if (!(await admin.store.tier(tier))) fail(`tier ${tier} does not exist`);
-        await admin.store.changeTier(username, tier);
+        if (!(await store.tier(tier))) fail(`tier ${tier} does not exist`);
+        await store.changeTier(username, tier);
         say(`changed tier for user ${username} to ${tier}`);
       }),
     );
@@ -117,7 +122,7 @@ export function registerUser(program: Command): void {
     .command('list')
     .aliases(['l', 'ls'])
     .description('Shows a list of users')
-    .action(adminAction(async (admin) => showUsers(admin, await allUsers(admin.store))));
+    .action(adminAction(async (admin) => showUsers(admin, await allUsers(await admin.store()))));
 }
 
 function validName(name: string | undefined, command: string): string {

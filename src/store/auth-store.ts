@@ -21,26 +21,25 @@ export interface Provisioning {
 }
 
 /**
- * How long after another instance's change resolved a read may still answer as before.
- * Access control decides every request from these reads, so this is how long a revoked
- * password, token or grant may still be honoured by another node.
- */
-export const staleReadBoundMs = 1;
-
-/**
  * The users, access entries and tokens of access control (the `auth-file`). Contract, for
  * every implementation:
  * - Reads see the changes of every instance: the CLI changes the store from another
  *   process while the server runs, and several nodes may share one store. An
- *   implementation may remember reads, so long as a read that starts `staleReadBoundMs`
- *   or more after another instance's change resolved sees that change, and a read after
- *   this instance's own change sees it at once. How remembered reads learn of other
+ *   implementation may remember reads, so long as a read that starts its
+ *   `staleReadBoundMs` or more after another instance's change resolved sees that
+ *   change, and a read after this instance's own change sees it at once. How remembered reads learn of other
  *   instances' changes is each backend's own business.
  * - Each change is atomic and committed when its promise resolves (the CLI exits right
  *   after); one that throws leaves nothing of itself behind.
  * - Names are checked by the callers; a missing user makes a change throw `NotFound`.
  */
 export interface AuthStore {
+  /**
+   * How long after another instance's change resolved a read may still answer as before,
+   * each backend's own. Access control decides every request from these reads, so this
+   * is how long a revoked password, token or grant may still be honoured by another node.
+   */
+  readonly staleReadBoundMs: number;
   user(name: string): Promise<User | undefined>;
   /** The owner of an unexpired token. */
   userByToken(token: string): Promise<User | undefined>;

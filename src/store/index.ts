@@ -32,11 +32,10 @@ export async function openStores(config: Config): Promise<Stores> {
 }
 
 /**
- * The auth store alone, for the admin commands (`user`, `access`, `token`, `tier`). It is
- * synchronous because they open it on first use, from a getter, after their arguments
- * were checked.
+ * The auth store alone, for the admin commands (`user`, `access`, `token`, `tier`), which
+ * open it on first use, after their arguments were checked.
  */
-export function openAuthStore(config: Config): AuthStore {
+export async function openAuthStore(config: Config): Promise<AuthStore> {
   refuseDatabaseUrl(config.databaseUrl);
   return openExistingAuthFile(config);
 }

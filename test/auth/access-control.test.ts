@@ -117,18 +117,18 @@ describe('access control — two nodes on one auth file', () => {
     }
     await b.store.changeRole('ann', 'user');
     await b.store.allowAccess('ann', 'alerts', { read: true, write: true });
-    await pastStaleReadBound();
+    await pastStaleReadBound(storeA);
     assert.equal(await code(a.authorize(await login('first'), ['other'], 'write')), 40301, 'no longer an admin');
     assert.equal(await code(a.authorize(await login('first'), ['alerts'], 'write')), undefined);
     await b.store.changePassword('ann', hash('second'));
     await b.store.removeToken('ann', token);
     await b.store.resetAccess('ann', 'alerts');
-    await pastStaleReadBound();
+    await pastStaleReadBound(storeA);
     assert.equal(await code(login('first')), 40101, 'the old password');
     assert.equal(await code(byToken()), 40101, 'the removed token');
     assert.equal(await code(a.authorize(await login('second'), ['alerts'], 'write')), 40301, 'the removed grant');
     await b.store.removeUser('ann');
-    await pastStaleReadBound();
+    await pastStaleReadBound(storeA);
     assert.equal(await code(login('second')), 40101, 'the deleted user');
   });
 });

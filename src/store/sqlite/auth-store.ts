@@ -16,6 +16,8 @@ import { Users } from './auth/users.js';
  * SQLite answers synchronously; the port is async so other stores may not.
  */
 export class SqliteAuthStore implements AuthStore {
+  /** The read cache asks SQLite's data_version once per millisecond (read-cache.ts). */
+  readonly staleReadBoundMs = 1;
   private readonly file: AuthFile;
   private readonly tierTable: Tiers;
   private readonly grantTable: Grants;

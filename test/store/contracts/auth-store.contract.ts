@@ -184,7 +184,8 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
         const s = await store();
         const t = newToken();
         await s.provision({ users: [{ name: 'ops', hash: '$1', role: 'user' }], grants: [], tokens: [{ user: 'ops', token: t, label: '' }] });
-        for (const change of [s.changePassword('ops', '$x'), s.changeRole('ops', 'admin'), s.removeUser('ops')]) {
+        // Each made only when awaited: a store that answers later would otherwise see two rejections unhandled meanwhile.
+        for (const change of [() => s.changePassword('ops', '$x'), () => s.changeRole('ops', 'admin'), () => s.removeUser('ops')]) {
           await assert.rejects(change, (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned user');
         }
         await assert.rejects(s.removeToken('ops', t), (err: Error) => err instanceof Provisioned && err.message === 'cannot change or delete provisioned token');

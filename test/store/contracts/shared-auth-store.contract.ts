@@ -76,7 +76,7 @@ const changes: Record<string, Change> = {
 /**
  * The AuthStore contract across instances on one store (another node, or the CLI beside the
  * server): part of describeAuthStore. A change through one is seen by the other's next
- * read once the port's staleness bound has passed, whatever it had remembered.
+ * read once its staleness bound has passed, whatever it had remembered.
  */
 export function describeSharedAuthStore(open: Open<AuthStore>): void {
   describe('two instances on one store', () => {
@@ -88,7 +88,7 @@ export function describeSharedAuthStore(open: Open<AuthStore>): void {
         assert.deepEqual(await read(reader), before);
         assert.deepEqual(await read(reader), before, 'read twice, so a remembered answer would be used');
         await change(writer);
-        await pastStaleReadBound();
+        await pastStaleReadBound(reader);
         assert.deepEqual(await read(reader), after);
         assert.deepEqual(await read(writer), after, 'and by the writer itself');
       });

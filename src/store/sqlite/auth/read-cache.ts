@@ -12,7 +12,7 @@ const limit = 10_000;
  * remembered until the file changes: `dataVersion` (SQLite's `PRAGMA data_version`) moves
  * when another connection (the CLI, another server) commits, and this connection's own
  * writes call `clear`. One pragma per millisecond instead of three queries and a JSON
- * parse per request; that millisecond is the port's `staleReadBoundMs`.
+ * parse per request; that millisecond is the store's `staleReadBoundMs`.
  */
 export class ReadCache {
   private readonly memo = new LruMap<string, unknown>(limit);
@@ -30,7 +30,7 @@ export class ReadCache {
     // At most one pragma per millisecond: a request reads two or three keys, and a pragma
     // for each (~0.75 µs here, as much as a query) would take back most of what remembering
     // saves. A read in a later millisecond than the last check asks again, so another
-    // connection's commit is seen within the port's staleReadBoundMs.
+    // connection's commit is seen within the store's staleReadBoundMs.
     const now = Date.now();
     if (now !== this.checkedAt) {
       this.checkedAt = now;

@@ -1,0 +1,112 @@
+import { MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { everyone, type Role } from '../../../model/access.js';
+import type { Tier } from '../../../model/account.js';
+import { ensureIndexes } from '../indexes.js';
+
+/**
+ * The documents of access control on MongoDB, one collection per table of the SQLite
+ * auth-file. Every key that must be unique (user name, token, tier code, a user's entry
+ * for a pattern, a change's number) is the document's `_id`: a unique insert is atomic on
+ * MongoDB and on FerretDB 1.24 alike, where findOneAndUpdate and $inc are not, so no
+ * uniqueness rests on a read before a write.
+ */
+export interface UserDoc {
+  _id: string;
+  /**
+   * Made anew each time a user of this name is added. The user's entries and tokens carry
+   * it, and count only while it is the user's: what a removal a crash cut short left
+   * behind, or what a change racing the removal wrote after it, never passes to a later
+   * user of the same name (users.ts).
+   */
+  uid: string;
+  hash: string;
+  role: Role;
+  tier: string | null;
+  syncTopic: string;
+  /** The account settings as JSON text, as the auth-file keeps them: keys are the client's. */
+  prefs: string;
+  provisioned: boolean;
+  created: number;
+}
+
+/** Whom an entry or token is for: a user's name and `uid`, or everyone (no uid). */
+export interface Holder {
+  name: string;
+  uid: string | null;
+}
+
+export const everyoneHolder: Holder = { name: everyone, uid: null };
+
+/** One access entry; `_id` is `user/topic` (neither may hold a `/`). */
+export interface AccessDoc {
+  _id: string;
+  user: string;
+  /** The user's `uid` when the entry was written; null for everyone's. */
+  uid: string | null;
+  /** The pattern as written, `*` the wildcard. */
+  topic: string;
+  /** The pattern lowercased, which an exact pattern is looked up by (grants.ts). */
+  lower: string;
+  wild: boolean;
+  read: boolean;
+  write: boolean;
+  /** The user whose reservation made the entry, and their `uid`; else both null. */
+  owner: string | null;
+  ownerUid: string | null;
+  provisioned: boolean;
+}
+
+export interface TokenDoc {
+  _id: string;
+  user: string;
+  /** The user's `uid` when the token was made. */
+  uid: string;
+  label: string;
+  expires: number;
+  lastAccess: number;
+  lastOrigin: string;
+  provisioned: boolean;
+  /** When it was added, for "among equal expiries the older goes" (ordered within a process, by second across). */
+  added: ObjectId;
+}
+
+export type TierDoc = Omit<Tier, 'code'> & { _id: string };
+
+/** One document per change, numbered: what other instances poll (changes.ts). */
+export interface ChangeDoc {
+  _id: number;
+  at: Date;
+}
+
+export interface AuthCollections {
+  users: Collection<UserDoc>;
+  access: Collection<AccessDoc>;
+  tokens: Collection<TokenDoc>;
+  tiers: Collection<TierDoc>;
+  changes: Collection<ChangeDoc>;
+}
+
+/** The collections, with the indexes of the lookups that are not by `_id`. */
+export async function openCollections(db: Db): Promise<AuthCollections> {
+  const c: AuthCollections = {
+    users: db.collection('auth_users'),
+    access: db.collection('auth_access'),
+    tokens: db.collection('auth_tokens'),
+    tiers: db.collection('auth_tiers'),
+    changes: db.collection('auth_changes'),
+  };
+  await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
+  await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
+  await ensureIndexes(c.tokens, [{ key: { user: 1 } }]);
+  return c;
+}
+
+/** A new user's `uid`: unique without coordination. */
+export function newUid(): string {
+  return new ObjectId().toHexString();
+}
+
+/** MongoDB's duplicate-key error: another insert of the same `_id` won. */
+export function isDuplicateKey(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 11000;
+}

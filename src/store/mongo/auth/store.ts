@@ -1,0 +1,188 @@
+import type { Db } from 'mongodb';
+import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
+import type { Prefs, Reservation, Tier } from '../../../model/account.js';
+import type { AuthStore, Provisioning, Token } from '../../auth-store.js';
+import { AuthDb } from './auth-db.js';
+import { everyoneHolder } from './collections.js';
+import { Grants } from './grants.js';
+import { staleReadBoundMs } from './read-cache.js';
+import { Reservations } from './reservations.js';
+import { Tiers } from './tiers.js';
+import { Tokens } from './tokens.js';
+import { Users } from './users.js';
+
+/**
+ * Access control on MongoDB, shared by every node on the database (as the SQLite
+ * auth-store, one part per concern in this folder). Each change of the port runs through
+ * `AuthDb.change`, which makes this instance forget its remembered reads and the others
+ * learn of it within `staleReadBoundMs`. There are no multi-document transactions (not on
+ * FerretDB 1.24), so a change of several documents writes them in an order a crash
+ * leaves harmless; each part says which.
+ */
+export class MongoAuthStore implements AuthStore {
+  readonly staleReadBoundMs = staleReadBoundMs;
+  private readonly tierTable: Tiers;
+  private readonly grantTable: Grants;
+  private readonly userTable: Users;
+  private readonly reservationTable: Reservations;
+  private readonly tokenTable: Tokens;
+
+  /** Opens access control on `db`, whose client the caller opened and closes. */
+  static async open(db: Db): Promise<MongoAuthStore> {
+    return new MongoAuthStore(await AuthDb.open(db));
+  }
+
+  private constructor(private readonly db: AuthDb) {
+    this.tierTable = new Tiers(db);
+    this.userTable = new Users(db, this.tierTable);
+    this.grantTable = new Grants(db, this.userTable);
+    this.reservationTable = new Reservations(db, this.grantTable, this.userTable);
+    this.tokenTable = new Tokens(db, this.userTable);
+  }
+
+  user(name: string): Promise<User | undefined> {
+    return this.userTable.find(name);
+  }
+
+  userByToken(token: string): Promise<User | undefined> {
+    return this.tokenTable.userOf(token);
+  }
+
+  touchToken(token: string, when: number, origin: string): Promise<void> {
+    return this.tokenTable.touch(token, when, origin);
+  }
+
+  permission(username: string, topic: string): Promise<Permission | undefined> {
+    return this.grantTable.permission(username, topic);
+  }
+
+  users(): Promise<User[]> {
+    return this.userTable.all();
+  }
+
+  userCount(): Promise<number> {
+    return this.userTable.count();
+  }
+
+  /**
+   * Users, then entries, then tokens, each part adding and updating what is listed before
+   * it removes what no longer is. Not one transaction as on SQLite: a crash may leave part
+   * of it done, which the next start's provisioning (the same, idempotent) completes.
+   */
+  provision(p: Provisioning): Promise<void> {
+    return this.db.change(async () => {
+      await this.userTable.provision(p.users);
+      await this.grantTable.provision(p.grants);
+      await this.tokenTable.provision(p.tokens);
+    });
+  }
+
+  addUser(name: string, hash: string, role: Role): Promise<void> {
+    return this.db.change(() => this.userTable.add(name, hash, role));
+  }
+
+  removeUser(name: string): Promise<void> {
+    return this.db.change(() => this.userTable.remove(name));
+  }
+
+  changePassword(name: string, hash: string): Promise<void> {
+    return this.db.change(() => this.userTable.changePassword(name, hash));
+  }
+
+  changeRole(name: string, role: Role): Promise<void> {
+    return this.db.change(() => this.userTable.changeRole(name, role));
+  }
+
+  changeTier(name: string, code: string | undefined): Promise<void> {
+    return this.db.change(() => this.userTable.changeTier(name, code));
+  }
+
+  changePrefs(name: string, prefs: Prefs): Promise<void> {
+    return this.db.change(() => this.userTable.changePrefs(name, prefs));
+  }
+
+  grants(username: string): Promise<Grant[]> {
+    return this.grantTable.of(username);
+  }
+
+  allowAccess(username: string, topic: string, p: Permission): Promise<void> {
+    return this.db.change(async () => {
+      const holder = username === everyone ? everyoneHolder : await this.userTable.holder(username);
+      await this.grantTable.put(holder, topic, p, null);
+    });
+  }
+
+  resetAccess(username?: string, topic?: string): Promise<void> {
+    return this.db.change(() => this.grantTable.reset(username, topic));
+  }
+
+  reservations(username: string): Promise<Reservation[]> {
+    return this.reservationTable.of(username);
+  }
+
+  reservationOwner(topic: string): Promise<string | undefined> {
+    return this.reservationTable.owner(topic);
+  }
+
+  othersHaveAccess(username: string, topic: string): Promise<boolean> {
+    return this.reservationTable.othersHaveAccess(username, topic);
+  }
+
+  addReservation(username: string, topic: string, everyoneMay: Permission): Promise<void> {
+    return this.db.change(() => this.reservationTable.add(username, topic, everyoneMay));
+  }
+
+  removeReservations(username: string, topics: readonly string[]): Promise<void> {
+    return this.db.change(() => this.reservationTable.remove(username, topics));
+  }
+
+  addToken(username: string, t: Token): Promise<void> {
+    return this.db.change(() => this.tokenTable.add(username, t));
+  }
+
+  tokens(username: string): Promise<Token[]> {
+    return this.tokenTable.of(username);
+  }
+
+  changeToken(username: string, token: string, change: { label?: string; expires?: number }): Promise<Token | undefined> {
+    return this.db.change(() => this.tokenTable.change(username, token, change));
+  }
+
+  removeToken(username: string, token: string): Promise<boolean> {
+    return this.db.change(() => this.tokenTable.remove(username, token));
+  }
+
+  /**
+   * Not announced as a change: housekeeping runs it every manager-interval, and what it
+   * removes decides nothing, as every read checks a token's expiry itself (tokens.ts).
+   */
+  removeExpiredTokens(now: number): Promise<void> {
+    return this.tokenTable.removeExpired(now);
+  }
+
+  tiers(): Promise<Tier[]> {
+    return this.tierTable.all();
+  }
+
+  tier(code: string): Promise<Tier | undefined> {
+    return this.tierTable.find(code);
+  }
+
+  putTier(t: Tier, replace: boolean): Promise<void> {
+    return this.db.change(() => this.tierTable.put(t, replace));
+  }
+
+  removeTier(code: string): Promise<void> {
+    return this.db.change(() => this.tierTable.remove(code));
+  }
+
+  /** Stops polling; the client, opened by the caller, stays open. */
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/** Access control on `db`, for the composition root (src/store/index.ts). */
+export function openMongoAuthStore(db: Db): Promise<MongoAuthStore> {
+  return MongoAuthStore.open(db);
+}
