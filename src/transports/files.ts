@@ -1,19 +1,21 @@
 import { errors } from '../model/errors.js';
-import { visitorOf } from './client.js';
-import { userKeyPrefix, type Visitor } from '../visitors/visitors.js';
-import type { ServerContext } from './context.js';
-import { Gate, runGuards, type Guard } from './guards/guard.js';
-import type { RequestInfo } from './http/request.js';
+import { Gate, runGuards, type Download, type Guard } from './guards/guard.js';
 import type { Handler } from './routes.js';
+
+/** A file route's guards (routes.ts declares them): on the request, and once the bytes to send are known. */
+export interface FileGuards {
+  request: readonly Guard[];
+  download: readonly Guard<Download>[];
+}
 
 /**
  * GET and HEAD /file/{id}[.ext]: an uploaded attachment, whole or one byte range
- * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are
- * 404. The bytes sent count against the uploader's daily bandwidth (42905 when used up).
+ * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are 404.
  */
-export function handleFile(guards: readonly Guard[]): Handler {
+export function handleFile(guards: FileGuards): Handler {
   return async (ctx, ex, req, [id]) => {
-    await runGuards(guards, new Gate(ctx, req, []));
+    const gate = new Gate(ctx, req, []);
+    await runGuards(guards.request, gate);
     const file = await ctx.attachments?.stat(id as string);
     if (!ctx.attachments || !file) throw errors.notFound;
     const headers: [string, string][] = [
@@ -30,23 +32,11 @@ export function handleFile(guards: readonly Guard[]): Handler {
     const length = Math.max(0, end - start + 1);
     if (range) headers.push(['Content-Range', `bytes ${start}-${end}/${file.size}`]);
     const sending = req.method === 'HEAD' ? 0 : length;
-    if (sending > 0 && !(await uploader(ctx, req, file.owner)).transfer(sending, Date.now())) throw errors.bandwidthLimit;
+    await runGuards(guards.download, { gate, owner: file.owner, bytes: sending });
     if (ex.aborted) return;
     const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
     ex.stream(range ? 206 : 200, headers, length, body);
   };
-}
-
-/**
- * The visitor a download is billed to (ntfy's handleFile): an address owner's own visitor;
- * for a user's file, the user's visitor — their tier's wherever they are, or without a
- * tier the downloader's address with the user (ntfy's `s.visitor(v.IP(), u)`); the
- * downloader when the user is gone.
- */
-async function uploader(ctx: ServerContext, req: RequestInfo, owner: string): Promise<Visitor> {
-  if (!owner.startsWith(userKeyPrefix)) return ctx.visitors.owner(owner, undefined);
-  const user = await ctx.access?.store.user(owner.slice(userKeyPrefix.length));
-  return visitorOf(ctx, req, user);
 }
 
 /** One range of a `Range` header; undefined for none (or one this server ignores, as HTTP allows). */

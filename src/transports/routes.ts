@@ -6,9 +6,10 @@ import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
-import { handleFile } from './files.js';
+import { handleFile, type FileGuards } from './files.js';
 import { attachmentLimits } from './guards/attachment-limits.js';
 import { authenticate, permission } from './guards/auth.js';
+import { downloadBandwidth } from './guards/download-bandwidth.js';
 import { emailLimit } from './guards/email-limit.js';
 import { Gate, runGuards, type Guard } from './guards/guard.js';
 import { messageLimit } from './guards/message-limit.js';
@@ -45,7 +46,7 @@ export function topicsOf(path: string, suffix: string): string[] | undefined {
 /*
  * The guards, in the order ntfy checks: who the request is (40101, 42909), one request
  * from its visitor's bucket (42901), whether it may read or write every topic (40301).
- * Each stage runs where its data is (see PublishGuards, SubscribeGuards).
+ * Each stage runs where its data is (see PublishGuards, SubscribeGuards, FileGuards).
  */
 const reading: readonly Guard[] = [authenticate, requestRate('own'), permission('read')];
 const writing: readonly Guard[] = [authenticate, requestRate('payer'), permission('write')];
@@ -73,6 +74,9 @@ export const webSocketGuards: SubscribeGuards = {
   opened: [replayBandwidth],
   accept: [topicLimit('subscribe'), subscriptionLimit],
 };
+
+/** GET|HEAD /file/{id}: requests limited as ntfy's; the bytes sent paid by the uploader. */
+const fileGuards: FileGuards = { request: [requestRate('own')], download: [downloadBandwidth] };
 
 /** GET /{topics}/auth: whether the credentials may read the topics (ntfy's apps check a subscription with it). */
 const checkAccess =
@@ -123,8 +127,7 @@ export const routes: readonly Route[] = [
     pattern: /^\/v1\/stats$/,
     handle: (ctx, ex) => ex.json({ messages: ctx.stats.messages, messages_rate: ctx.stats.rate }),
   },
-  // File requests are limited as ntfy's (42901); the download draws on the uploader's bandwidth (files.ts).
-  { methods: ['GET', 'HEAD'], pattern: /^\/file\/([A-Za-z0-9]{1,64})(?:\.[A-Za-z0-9]{1,16})?$/, handle: handleFile([requestRate('own')]) },
+  { methods: ['GET', 'HEAD'], pattern: /^\/file\/([A-Za-z0-9]{1,64})(?:\.[A-Za-z0-9]{1,16})?$/, handle: handleFile(fileGuards) },
   { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson(publishGuards) },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish(publishGuards) },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish(publishGuards) },

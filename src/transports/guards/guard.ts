@@ -71,6 +71,13 @@ export interface Upload {
   expires: number;
 }
 
+/** A download about to send `bytes` of a file `owner` uploaded (see attachmentOwner). */
+export interface Download {
+  gate: Gate;
+  owner: string;
+  bytes: number;
+}
+
 /** A subscription opened: its replay is read, and known in bytes. */
 export interface OpenedSubscription {
   gate: Gate;
