@@ -16,7 +16,7 @@ export const authenticate: Guard = (gate) => {
   });
 };
 
-/** Whether the user may `want` every topic of the request (40301; 40101 for anonymous where login is needed). */
+/** Whether the user (or anonymous) may `want` every topic of the request (40301); with no auth-file, every topic is open. */
 export const permission =
   (want: keyof Permission): Guard =>
   (gate) =>
