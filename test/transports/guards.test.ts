@@ -6,6 +6,9 @@ import { requestRate } from '../../src/transports/guards/request-rate.js';
 import { subscriptionLimit } from '../../src/transports/guards/subscription-limit.js';
 import { topicLimit } from '../../src/transports/guards/topic-limit.js';
 import type { RequestInfo } from '../../src/transports/http/request.js';
+import { webSocketGuards } from '../../src/transports/routes.js';
+import type { SubscribeParams } from '../../src/transports/subscribe/params.js';
+import { Subscriber } from '../../src/transports/subscribe/subscriber.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** A guard that notes its name in the subject, then throws `refusal` if given. */
@@ -34,10 +37,16 @@ const code = async (run: () => void | Promise<void>): Promise<number | undefined
 const request = (): RequestInfo => ({ method: 'GET', path: '/t/json', headers: new Map(), query: new Map(), remoteAddress: '198.51.100.7', seen: {} });
 
 let s: TestServer;
+/** Default settings (no auth-file), for whole admissions. */
+let plain: TestServer;
 before(async () => {
   s = await startTestServer({ 'global-topic-limit': 2, 'disallowed-topics': ['secret'], 'visitor-subscription-limit': 1 });
+  plain = await startTestServer();
 });
-after(() => s.server.close());
+after(async () => {
+  await s.server.close();
+  await plain.server.close();
+});
 
 describe('guards — running a chain', () => {
   it('synchronous guards run synchronously, in order, and the first refusal stops the chain', () => {
@@ -94,5 +103,24 @@ describe('guards — the gate', () => {
     assert.throws(() => runGuards([topicLimit('publish')], gate(['c'])), errors.tooManyTopics);
     assert.throws(() => runGuards([topicLimit('subscribe')], gate(['c'])), errors.tooManyTopics);
     assert.equal(runGuards([topicLimit('subscribe')], gate(['a'])), undefined, 'a known topic is always admitted');
+  });
+});
+
+describe('guards — the WebSocket admission', () => {
+  /** Admits a WebSocket subscription to `topic` through the route's guards; tells whether it waited and was accepted. */
+  const admitWs = async (query: [string, string][]): Promise<{ waited: boolean; accepted: boolean }> => {
+    let accepted = false;
+    const admission = { gone: false, opensBeforeAccept: (p: SubscribeParams) => p.since.kind !== 'none', accept: () => void (accepted = true) };
+    const req = { ...request(), path: '/ws-admission/ws', query: new Map(query) };
+    const subscriber = new Subscriber(plain.server.context, admission, req, ['ws-admission'], webSocketGuards);
+    const waiting = subscriber.admit();
+    await waiting;
+    subscriber.gate.release();
+    return { waited: waiting instanceof Promise, accepted };
+  };
+
+  it('without an auth-file and without a replay it is accepted synchronously (the upgrade\'s fast path); a replay makes it wait', async () => {
+    assert.deepEqual(await admitWs([]), { waited: false, accepted: true });
+    assert.deepEqual(await admitWs([['since', 'all']]), { waited: true, accepted: true });
   });
 });
