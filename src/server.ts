@@ -24,12 +24,12 @@ import { MailerThread } from './mail/outbound/mailer-thread.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
-import { clientAddressOf } from './transports/admit.js';
+import { clientAddressOf } from './transports/client.js';
 import { RejectionLog } from './transports/http/rejections.js';
 import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
 import { uws, type us_listen_socket } from './transports/http/uws.js';
-import { findRoute } from './transports/routes.js';
+import { findRoute, webSocketGuards } from './transports/routes.js';
 import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
 import type { HttpSink } from './transports/subscribe/http-sink.js';
@@ -95,7 +95,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   metrics?.watch(stateOf(ctx));
 
   const app = uws.App();
-  registerWebSocket(app, ctx);
+  registerWebSocket(app, ctx, webSocketGuards);
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);

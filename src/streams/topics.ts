@@ -31,7 +31,10 @@ export class TopicRegistry {
     this.known = new LruMap(Number.MAX_SAFE_INTEGER, { now });
   }
 
-  /** Admits every topic or none: a disallowed name or the limit rejects the request. */
+  /**
+   * Admits every topic or none: a disallowed name (40010) or the limit (42904) rejects the
+   * request. The transports' topic-limit guard calls it, and names the errors per route.
+   */
   admit(topics: readonly string[]): void {
     let added = 0;
     for (const topic of topics) {
@@ -40,19 +43,6 @@ export class TopicRegistry {
     }
     if (added > 0 && this.known.size + added > this.limit) throw errors.tooManyTopics;
     this.use(topics);
-  }
-
-  /**
-   * `admit` for a subscription: there a disallowed name is 40009, as ntfy's
-   * topicsFromPath reports it (a publish says 40010). The topic limit stays 42904, which
-   * says what went wrong (ntfy reports it as 40009 too).
-   */
-  admitSubscription(topics: readonly string[]): void {
-    try {
-      this.admit(topics);
-    } catch (err) {
-      throw err === errors.topicDisallowed ? errors.topicInvalid : err;
-    }
   }
 
   /** Forgets topics without subscribers that were last used before `cutoff` (ms). */

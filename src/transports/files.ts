@@ -1,49 +1,42 @@
 import { errors } from '../model/errors.js';
-import { enter, visitorOf } from './admit.js';
-import { userKeyPrefix, type Visitor } from '../visitors/visitors.js';
-import type { ServerContext } from './context.js';
-import type { RequestInfo } from './http/request.js';
-import type { Exchange } from './http/respond.js';
+import { Gate, runGuards, type Download, type Guard } from './guards/guard.js';
+import type { Handler } from './routes.js';
 
-/**
- * GET and HEAD /file/{id}[.ext]: an uploaded attachment, whole or one byte range
- * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are
- * 404. The bytes sent count against the uploader's daily bandwidth (42905 when used up).
- */
-export async function handleFile(ctx: ServerContext, ex: Exchange, req: RequestInfo, [id]: string[]): Promise<void> {
-  enter(ctx, req); // 42901, as ntfy limits file requests
-  const file = await ctx.attachments?.stat(id as string);
-  if (!ctx.attachments || !file) throw errors.notFound;
-  const headers: [string, string][] = [
-    ['Content-Type', file.type],
-    ['Accept-Ranges', 'bytes'],
-    ['Content-Disposition', `attachment; filename=${JSON.stringify(file.name)}`], // as ntfy, Go-quoted
-  ];
-  const range = parseRange(req.headers.get('range'), file.size);
-  if (range === 'unsatisfiable') {
-    ex.send(416, '', 'text/plain', [['Content-Range', `bytes */${file.size}`]]);
-    return;
-  }
-  const [start, end] = range ?? [0, file.size - 1];
-  const length = Math.max(0, end - start + 1);
-  if (range) headers.push(['Content-Range', `bytes ${start}-${end}/${file.size}`]);
-  const sending = req.method === 'HEAD' ? 0 : length;
-  if (sending > 0 && !(await uploader(ctx, req, file.owner)).transfer(sending, Date.now())) throw errors.bandwidthLimit;
-  if (ex.aborted) return;
-  const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
-  ex.stream(range ? 206 : 200, headers, length, body);
+/** A file route's guards (routes.ts declares them): on the request, and once the bytes to send are known. */
+export interface FileGuards {
+  request: readonly Guard[];
+  download: readonly Guard<Download>[];
 }
 
 /**
- * The visitor a download is billed to (ntfy's handleFile): an address owner's own visitor;
- * for a user's file, the user's visitor — their tier's wherever they are, or without a
- * tier the downloader's address with the user (ntfy's `s.visitor(v.IP(), u)`); the
- * downloader when the user is gone.
+ * GET and HEAD /file/{id}[.ext]: an uploaded attachment, whole or one byte range
+ * (`Range: bytes=a-b`, `a-`, `-n`), with its type and length. Gone or unknown files are 404.
  */
-async function uploader(ctx: ServerContext, req: RequestInfo, owner: string): Promise<Visitor> {
-  if (!owner.startsWith(userKeyPrefix)) return ctx.visitors.owner(owner, undefined);
-  const user = await ctx.access?.store.user(owner.slice(userKeyPrefix.length));
-  return visitorOf(ctx, req, user);
+export function handleFile(guards: FileGuards): Handler {
+  return async (ctx, ex, req, [id]) => {
+    const gate = new Gate(ctx, req, []);
+    await runGuards(guards.request, gate);
+    const file = await ctx.attachments?.stat(id as string);
+    if (!ctx.attachments || !file) throw errors.notFound;
+    const headers: [string, string][] = [
+      ['Content-Type', file.type],
+      ['Accept-Ranges', 'bytes'],
+      ['Content-Disposition', `attachment; filename=${JSON.stringify(file.name)}`], // as ntfy, Go-quoted
+    ];
+    const range = parseRange(req.headers.get('range'), file.size);
+    if (range === 'unsatisfiable') {
+      ex.send(416, '', 'text/plain', [['Content-Range', `bytes */${file.size}`]]);
+      return;
+    }
+    const [start, end] = range ?? [0, file.size - 1];
+    const length = Math.max(0, end - start + 1);
+    if (range) headers.push(['Content-Range', `bytes ${start}-${end}/${file.size}`]);
+    const sending = req.method === 'HEAD' ? 0 : length;
+    await runGuards(guards.download, { gate, owner: file.owner, bytes: sending });
+    if (ex.aborted) return;
+    const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
+    ex.stream(range ? 206 : 200, headers, length, body);
+  };
 }
 
 /** One range of a `Range` header; undefined for none (or one this server ignores, as HTTP allows). */

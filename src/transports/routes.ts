@@ -6,11 +6,22 @@ import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
-import { admit } from './admit.js';
-import { handleFile } from './files.js';
+import { handleFile, type FileGuards } from './files.js';
+import { attachmentLimits } from './guards/attachment-limits.js';
+import { authenticate, permission } from './guards/auth.js';
+import { downloadBandwidth } from './guards/download-bandwidth.js';
+import { emailLimit } from './guards/email-limit.js';
+import { Gate, runGuards, type Guard } from './guards/guard.js';
+import { messageLimit } from './guards/message-limit.js';
+import { replayBandwidth } from './guards/replay-bandwidth.js';
+import { requestRate } from './guards/request-rate.js';
+import { subscriptionLimit } from './guards/subscription-limit.js';
+import { topicLimit } from './guards/topic-limit.js';
+import { unifiedPushPayer } from './guards/unified-push.js';
 import { boolParam } from './http/params.js';
-import { handlePublish, handlePublishJson, handleSequenceEvent } from './publish/handler.js';
+import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
+import type { SubscribeGuards } from './subscribe/subscriber.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -32,6 +43,49 @@ export function topicsOf(path: string, suffix: string): string[] | undefined {
   return topicsPattern(suffix).exec(path)?.[1]?.split(',');
 }
 
+/*
+ * The guards, in the order ntfy checks: who the request is (40101, 42909), one request
+ * from its visitor's bucket (42901), whether it may read or write every topic (40301).
+ * Each stage runs where its data is (see PublishGuards, SubscribeGuards, FileGuards).
+ */
+const reading: readonly Guard[] = [authenticate, requestRate('own'), permission('read')];
+const writing: readonly Guard[] = [authenticate, requestRate('payer'), permission('write')];
+
+/** A publish, and an e-mail's (mail/inbound), which is published as a POST would be. */
+export const publishGuards: PublishGuards = {
+  request: [...writing, topicLimit('publish')],
+  message: [unifiedPushPayer, messageLimit, emailLimit],
+  upload: attachmentLimits,
+};
+const sequenceEventGuards = { request: publishGuards.request, message: [messageLimit] };
+
+/** ntfy's handleSubscribeHTTP takes the subscription slot before it reads the parameters. */
+const streamGuards: SubscribeGuards = {
+  request: [...reading, subscriptionLimit],
+  params: [topicLimit('subscribe')],
+  opened: [replayBandwidth],
+  accept: [],
+};
+
+/** GET /{topics}/ws (subscribe/ws.ts): the parameters first, the topics and the slot right before the upgrade. */
+export const webSocketGuards: SubscribeGuards = {
+  request: [],
+  params: reading,
+  opened: [replayBandwidth],
+  accept: [topicLimit('subscribe'), subscriptionLimit],
+};
+
+/** GET|HEAD /file/{id}: requests limited as ntfy's; the bytes sent paid by the uploader. */
+const fileGuards: FileGuards = { request: [requestRate('own')], download: [downloadBandwidth] };
+
+/** GET /{topics}/auth: whether the credentials may read the topics (ntfy's apps check a subscription with it). */
+const checkAccess =
+  (guards: readonly Guard[]): Handler =>
+  async (ctx, ex, req, [list]) => {
+    await runGuards(guards, new Gate(ctx, req, (list as string).split(',')));
+    ex.json({ success: true });
+  };
+
 /** GET /{topic}: UnifiedPush discovery; ntfy serves its web app here otherwise, and Tocsin has none. */
 const topicPage: Handler = (_ctx, ex, req) => {
   if (!boolParam(req, 'unifiedPush', false)) throw errors.notFound;
@@ -39,11 +93,11 @@ const topicPage: Handler = (_ctx, ex, req) => {
 };
 
 const stream =
-  (format: 'json' | 'sse' | 'raw'): Handler =>
+  (format: 'json' | 'sse' | 'raw', guards: SubscribeGuards): Handler =>
   (ctx, ex, req, [list]) =>
-    handleStream(ctx, format, ex, req, (list as string).split(','));
+    handleStream(ctx, format, guards, ex, req, (list as string).split(','));
 
-/** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts. */
+/** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts (webSocketGuards). */
 export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
   { methods: ['GET'], pattern: /^\/v1\/config$/, handle: getWebConfig },
@@ -73,16 +127,16 @@ export const routes: readonly Route[] = [
     pattern: /^\/v1\/stats$/,
     handle: (ctx, ex) => ex.json({ messages: ctx.stats.messages, messages_rate: ctx.stats.rate }),
   },
-  { methods: ['GET', 'HEAD'], pattern: /^\/file\/([A-Za-z0-9]{1,64})(?:\.[A-Za-z0-9]{1,16})?$/, handle: handleFile },
-  { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson },
-  { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish },
-  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish },
-  { methods: ['DELETE'], pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handleSequenceEvent('message_delete') },
-  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})/(?:clear|read)$`), handle: handleSequenceEvent('message_clear') },
-  { methods: ['GET'], pattern: new RegExp(`^/(${topic})/(?:publish|send|trigger)$`), handle: handlePublish },
-  { methods: ['GET'], pattern: topicsPattern('json'), handle: stream('json') },
-  { methods: ['GET'], pattern: topicsPattern('sse'), handle: stream('sse') },
-  { methods: ['GET'], pattern: topicsPattern('raw'), handle: stream('raw') },
+  { methods: ['GET', 'HEAD'], pattern: /^\/file\/([A-Za-z0-9]{1,64})(?:\.[A-Za-z0-9]{1,16})?$/, handle: handleFile(fileGuards) },
+  { methods: publishMethods, pattern: /^\/$/, handle: handlePublishJson(publishGuards) },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})$`), handle: handlePublish(publishGuards) },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish(publishGuards) },
+  { methods: ['DELETE'], pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handleSequenceEvent('message_delete', sequenceEventGuards) },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})/(?:clear|read)$`), handle: handleSequenceEvent('message_clear', sequenceEventGuards) },
+  { methods: ['GET'], pattern: new RegExp(`^/(${topic})/(?:publish|send|trigger)$`), handle: handlePublish(publishGuards) },
+  { methods: ['GET'], pattern: topicsPattern('json'), handle: stream('json', streamGuards) },
+  { methods: ['GET'], pattern: topicsPattern('sse'), handle: stream('sse', streamGuards) },
+  { methods: ['GET'], pattern: topicsPattern('raw'), handle: stream('raw', streamGuards) },
   {
     methods: ['GET'],
     pattern: topicsPattern('ws'),
@@ -90,15 +144,7 @@ export const routes: readonly Route[] = [
       throw errors.webSocketUpgradeMissing;
     },
   },
-  // Whether the credentials may read the topics (ntfy's apps check a subscription with it).
-  {
-    methods: ['GET'],
-    pattern: topicsPattern('auth'),
-    handle: async (ctx, ex, req, [list]) => {
-      await admit(ctx, req, (list as string).split(','), 'read');
-      ex.json({ success: true });
-    },
-  },
+  { methods: ['GET'], pattern: topicsPattern('auth'), handle: checkAccess(reading) },
   // enable-metrics without metrics-listen-http, as ntfy; otherwise the reserved topic name it always is.
   { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})$`), handle: topicPage },

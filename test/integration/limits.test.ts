@@ -83,6 +83,16 @@ describe('visitor limits', () => {
     ws.close();
   });
 
+  it('a request failing two checks gets the first in its route\'s order: a stream takes its slot (42903) before reading since=, a WebSocket reads since= (40008) first', async () => {
+    const s = await server({ 'visitor-subscription-limit': 1 });
+    const held = new LineStream(`${s.url}/order/json`);
+    await held.next();
+    assert.deepEqual(await refusedCode(fetch(`${s.url}/order/json?since=yesterday-ish`)), [429, 42903]);
+    assert.equal(await upgradeStatus(`${s.url}/order/ws?since=yesterday-ish`), 400);
+    assert.equal(await upgradeStatus(`${s.url}/order/ws`), 429);
+    held.close();
+  });
+
   it('a closed json, sse, raw or ws stream gives its slot back as the server sees it close', async () => {
     const log = new LogCapture('debug');
     const s = await server({ 'visitor-subscription-limit': 2 }, log);

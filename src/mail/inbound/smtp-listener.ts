@@ -3,6 +3,7 @@ import { HttpError } from '../../model/errors.js';
 import type { ServerContext } from '../../transports/context.js';
 import type { RequestInfo } from '../../transports/http/request.js';
 import { publishRequest } from '../../transports/publish/handler.js';
+import { publishGuards } from '../../transports/routes.js';
 import { ContentRefusal, readMail } from './read-mail.js';
 import { parseRecipient, RecipientRefusal } from './recipient.js';
 
@@ -114,7 +115,7 @@ async function receive(ctx: ServerContext, stream: SMTPServerDataStream, session
   if (title !== '') headers.set('title', title);
   // The client's own address, never a forwarded one: its visitor limits apply.
   const req: RequestInfo = { method: 'POST', path: `/${topic}`, headers, query: new Map(), remoteAddress: session.remoteAddress, seen: {} };
-  await publishRequest(ctx, req, topic, { bytes: Buffer.from(message, 'utf8'), truncated: false });
+  await publishRequest(ctx, req, topic, { bytes: Buffer.from(message, 'utf8'), truncated: false }, publishGuards);
 }
 
 /** The DATA bytes, at most `limit` of them kept (smtp-server flags a longer mail and refuses it). */

@@ -4,7 +4,7 @@ import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
 import type { Token } from '../../store/auth-store.js';
-import { attachmentOwner, clientAddressOf, visitorOf } from '../admit.js';
+import { attachmentOwner, clientAddressOf, visitorOf } from '../client.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import { param } from '../http/params.js';

@@ -3,7 +3,7 @@ import type { User } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds, randomId } from '../../model/message.js';
 import { Provisioned } from '../../store/auth-store.js';
-import { clientAddressOf } from '../admit.js';
+import { clientAddressOf } from '../client.js';
 import type { ServerContext } from '../context.js';
 import { credentials } from '../http/credentials.js';
 import type { RequestInfo } from '../http/request.js';

@@ -1,87 +1,88 @@
 import { interval, type Subscription } from 'rxjs';
-import { isEmptyFilter } from '../../operators/match-filter.js';
+import type { Outbound } from '../../model/outbound.js';
 import { controlOutbound, type Opened } from '../../streams/subscription.js';
+import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { admit, billSubscriber } from '../admit.js';
-import { recordSlowSubscriber, type ServerContext } from '../context.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
-import { openBilled } from './open.js';
-import { parseSubscribe } from './params.js';
+import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
-export async function handleStream(ctx: ServerContext, format: StreamFormat, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
-  const admitted = await admit(ctx, req, topics, 'read');
-  const { visitor } = admitted;
-  // Held from here until the stream ends, by a poll too while it runs: ntfy's
-  // handleSubscribeHTTP takes the slot before its poll branch. 42903 past the limit.
-  visitor.subscribe();
-  let params, opened;
-  try {
-    params = parseSubscribe(req);
-    ctx.topics.admitSubscription(topics);
-    await billSubscriber(ctx, topics, admitted);
-    opened = await openBilled(ctx, visitor, topics, params);
-  } catch (err) {
-    visitor.unsubscribe();
-    throw err;
-  }
-  if (params.poll || ex.aborted) {
-    visitor.unsubscribe();
-    return params.poll ? poll(format, ex, opened) : opened.cancel();
-  }
-  const extraHeaders = truncatedHeader(opened.truncated);
-
-  const sink = new HttpSink(ex, {
-    format,
-    extraHeaders,
-    flusher: ctx.flusher,
-    bufferLimit: ctx.config.subscriberBufferLimit,
-    onOverflow: () => {
-      recordSlowSubscriber(ctx, topics, format, req.remoteAddress);
-      stop();
+export async function handleStream(ctx: ServerContext, format: StreamFormat, guards: SubscribeGuards, ex: Exchange, req: RequestInfo, topics: string[]): Promise<void> {
+  const admission: Admission = {
+    get gone() {
+      return ex.aborted;
     },
-  });
-  const push = (event: Parameters<HttpSink['push']>[0]): void => sink.push(event);
-  const grouped = isEmptyFilter(params.filter);
-  let own: Subscription | undefined;
-  if (grouped) {
-    // The open event, the replay and whatever arrived meanwhile go out first; then the sink
-    // joins its topics' groups in the same synchronous step, so nothing falls between.
-    opened.events$.subscribe(push).unsubscribe();
-    ctx.fanout.join(sink, topics);
-  } else {
-    own = opened.events$.subscribe(push);
-  }
-  sink.arm();
-  const keepalive = interval(ctx.config.keepaliveIntervalMs).subscribe(() => sink.push(controlOutbound('keepalive', topics)));
-
-  let stopped = false;
-  function stop(): void {
-    if (stopped) return;
-    stopped = true;
-    visitor.unsubscribe();
-    ctx.log.debug({ format, topics: topics.join(','), subscriptions: visitor.subscriptions }, 'subscription closed');
-    own?.unsubscribe();
-    keepalive.unsubscribe();
-    if (grouped) ctx.fanout.leave(sink, topics);
-    ctx.connections.delete(close);
-  }
-  function close(): void {
-    stop();
-    sink.end();
-  }
-  ctx.connections.add(close);
-  ex.onAbort(stop);
+    // Until the stream's head is written every refusal is an HTTP answer.
+    opensBeforeAccept: () => true,
+    accept: (subscriber) => subscriber.start(new HttpStream(ctx, format, ex, subscriber)),
+  };
+  await new Subscriber(ctx, admission, req, topics, guards).admit();
 }
 
-/** poll=1: the cached messages at once. */
-function poll(format: StreamFormat, ex: Exchange, opened: Opened): void {
-  if (ex.aborted) return opened.cancel();
-  const frames: Buffer[] = [];
-  opened.events$.subscribe((event) => frames.push(event.frame(formats[format])));
-  ex.send(200, Buffer.concat(frames), contentTypes[format], truncatedHeader(opened.truncated));
+/**
+ * An HTTP streaming response as a subscription's connection: frames queue in an HttpSink,
+ * whose buffer limit is the slow-consumer policy; unfiltered streams join ctx.fanout; a
+ * keepalive event goes out every keepalive-interval.
+ */
+class HttpStream implements Connection {
+  readonly send: (event: Outbound) => void;
+  private readonly sink: HttpSink;
+  private keepalive: Subscription | undefined;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    readonly format: StreamFormat,
+    private readonly ex: Exchange,
+    private readonly subscriber: Subscriber,
+  ) {
+    const sink = new HttpSink(ex, {
+      format,
+      extraHeaders: truncatedHeader(subscriber.opened?.truncated ?? false),
+      flusher: ctx.flusher,
+      bufferLimit: ctx.config.subscriberBufferLimit,
+      onOverflow: () => subscriber.dropped(),
+    });
+    this.sink = sink;
+    this.send = (event) => sink.push(event);
+    ex.onAbort(() => subscriber.close());
+  }
+
+  /** The sink writes once per turn anyway. */
+  batch(work: () => void): void {
+    work();
+  }
+
+  /** poll=1: one response holding the cached messages. */
+  poll(opened: Opened): void {
+    const frames: Buffer[] = [];
+    opened.events$.subscribe((event) => frames.push(event.frame(formats[this.format])));
+    this.ex.send(200, Buffer.concat(frames), contentTypes[this.format], truncatedHeader(opened.truncated));
+  }
+
+  join(topics: readonly string[]): void {
+    this.ctx.fanout.join(this.sink, topics);
+  }
+
+  leave(topics: readonly string[]): void {
+    this.ctx.fanout.leave(this.sink, topics);
+  }
+
+  live(): void {
+    const { sink, subscriber } = this;
+    sink.arm();
+    this.keepalive = interval(this.ctx.config.keepaliveIntervalMs).subscribe(() => sink.push(controlOutbound('keepalive', subscriber.topics)));
+  }
+
+  end(): void {
+    this.subscriber.close();
+    this.sink.end();
+  }
+
+  closed(): void {
+    this.keepalive?.unsubscribe();
+  }
 }
 
 /** A replay cut at replayLimitBytes says so, as Tocsin's clients may want to know. */

@@ -1,0 +1,96 @@
+import type { User } from '../../model/access.js';
+import type { Message } from '../../model/message.js';
+import type { Opened } from '../../streams/subscription.js';
+import type { Visitor } from '../../visitors/visitors.js';
+import type { ServerContext } from '../context.js';
+import type { RequestInfo } from '../http/request.js';
+
+/**
+ * One check of a request: it throws the ntfy error that refuses it, or returns. A guard
+ * that must wait (the auth store) returns a promise; one that need not returns nothing,
+ * so a chain of those stays synchronous (the WebSocket upgrade's fast path).
+ */
+export type Guard<T = Gate> = (subject: T) => void | Promise<void>;
+
+/**
+ * A request about topics as its guards see it, and what they find out for the handler
+ * after them: who it is and whose bill it goes on. What a guard takes that must be given
+ * back (a subscription slot, an opened subscription) it hands to `onRelease`.
+ */
+export class Gate {
+  user: User | undefined = undefined;
+  private billed: Visitor | undefined;
+  private releases: (() => void)[] | undefined;
+  private released = false;
+
+  constructor(
+    readonly ctx: ServerContext,
+    readonly req: RequestInfo,
+    readonly topics: readonly string[],
+  ) {
+    if (topics.length > 0) req.seen.topics = topics;
+  }
+
+  /** The visitor the request is billed to, as the request-rate guard chose it. */
+  get visitor(): Visitor {
+    if (!this.billed) throw new Error('no request-rate guard ran before this one');
+    return this.billed;
+  }
+
+  set visitor(visitor: Visitor) {
+    this.billed = visitor;
+  }
+
+  /** `release` runs when the request ends (at once if it has). */
+  onRelease(release: () => void): void {
+    if (this.released) return release();
+    (this.releases ??= []).push(release);
+  }
+
+  /** Gives back what the guards took: the request was refused, or its connection closed. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    for (const release of this.releases ?? []) release();
+  }
+}
+
+/** A publish once parsed: what its message guards look at. */
+export interface ParsedPublish {
+  gate: Gate;
+  /** The publisher says it is a UnifiedPush app server (`up=1`). */
+  unifiedPush: boolean;
+  /** The X-Email address, when it asks for one. */
+  email: string | undefined;
+}
+
+/** An upload about to be stored as `message`'s attachment, kept until `expires` (Unix seconds). */
+export interface Upload {
+  gate: Gate;
+  message: Message;
+  expires: number;
+}
+
+/** A download about to send `bytes` of a file `owner` uploaded (see attachmentOwner). */
+export interface Download {
+  gate: Gate;
+  owner: string;
+  bytes: number;
+}
+
+/** A subscription opened: its replay is read, and known in bytes. */
+export interface OpenedSubscription {
+  gate: Gate;
+  opened: Opened;
+}
+
+/**
+ * Runs `guards` in order until one throws; synchronously as long as each guard is, so a
+ * chain of synchronous guards costs no promise.
+ */
+export function runGuards<T>(guards: readonly Guard<T>[], subject: T, from = 0): void | Promise<void> {
+  for (let i = from; i < guards.length; i++) {
+    const waiting = (guards[i] as Guard<T>)(subject);
+    if (waiting) return waiting.then(() => runGuards(guards, subject, i + 1));
+  }
+}

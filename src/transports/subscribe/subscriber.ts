@@ -1,0 +1,195 @@
+import type { Subscription } from 'rxjs';
+import type { Outbound } from '../../model/outbound.js';
+import { isEmptyFilter } from '../../operators/match-filter.js';
+import { openSubscription, type Opened } from '../../streams/subscription.js';
+import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
+import { Gate, runGuards, type Guard, type OpenedSubscription } from '../guards/guard.js';
+import type { RequestInfo } from '../http/request.js';
+import { billSubscriber } from './bill-subscriber.js';
+import { parseSubscribe, type SubscribeParams } from './params.js';
+
+/** A subscribe route's guards, by the step of the admission they run at (routes.ts declares them). */
+export interface SubscribeGuards {
+  /** Before the parameters are read. */
+  request: readonly Guard[];
+  /** Once they are read, before the subscriber is billed. */
+  params: readonly Guard[];
+  /** Once the subscription is opened: its replay is read, and known in bytes. */
+  opened: readonly Guard<OpenedSubscription>[];
+  /** Right before the connection is accepted. */
+  accept: readonly Guard[];
+}
+
+/** A subscription request until it is accepted (an HTTP request; a WebSocket's upgrade). */
+export interface Admission {
+  /** The client went away. */
+  readonly gone: boolean;
+  /**
+   * Whether the subscription is opened (and its replay paid for) before it is accepted:
+   * a WebSocket is accepted by upgrading, after which a refusal (42905) is no HTTP answer.
+   */
+  opensBeforeAccept(params: SubscribeParams): boolean;
+  /** Accepts; the connection calls `subscriber.start` once events may go out on it. */
+  accept(subscriber: Subscriber): void | Promise<void>;
+}
+
+/** An accepted connection the subscription's events go out on. */
+export interface Connection {
+  /** The wire format, for logs and metrics. */
+  readonly format: string;
+  /** Sends one event (the open event and the replay; every event of a filtered subscription). */
+  readonly send: (event: Outbound) => void;
+  /** Runs `work`'s sends as one write. */
+  batch(work: () => void): void;
+  /** poll=1: sends the replay at once and ends. */
+  poll(opened: Opened): void;
+  /** Joins the fan-out groups of `topics` (unfiltered subscriptions): events arrive through them from now on. */
+  join(topics: readonly string[]): void;
+  leave(topics: readonly string[]): void;
+  /** The replay is out: the slow-consumer limit applies from now on. */
+  live(): void;
+  /** Ends the connection at shutdown (which closes the subscriber). */
+  end(): void;
+  /** The subscription closed: stops what the connection runs for it. */
+  closed(): void;
+}
+
+/** `next` after `step`: at once when the step did not wait. */
+function then(step: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
+  return step ? step.then(next) : next();
+}
+
+/**
+ * One subscription's lifecycle, whatever its transport: admitted through its route's
+ * guards (the request, its parameters, billing its UnifiedPush topics, opening it with
+ * the replay paid for, accepting the connection), then live — in its topics' fan-out
+ * groups when unfiltered, on a subscription of its own when filtered — until the client
+ * leaves, stops reading (the connection's slow-consumer policy: `dropped`) or the server
+ * shuts down. Whatever it took (its visitor's subscription slot, the opened subscription)
+ * is given back when it is refused or closes.
+ */
+export class Subscriber {
+  readonly gate: Gate;
+  private read: SubscribeParams | undefined;
+  private subscription: Opened | undefined;
+  private connection: Connection | undefined;
+  private own: Subscription | undefined;
+  private grouped = false;
+  private done = false;
+  private readonly shutdown = (): void => this.connection?.end();
+
+  constructor(
+    ctx: ServerContext,
+    private readonly admission: Admission,
+    req: RequestInfo,
+    readonly topics: readonly string[],
+    private readonly guards: SubscribeGuards,
+  ) {
+    this.gate = new Gate(ctx, req, topics);
+  }
+
+  /** The parameters, as the admission read them. */
+  get params(): SubscribeParams {
+    if (!this.read) throw new Error('the parameters are read by the admission');
+    return this.read;
+  }
+
+  /** The subscription, once opened (before the connection is accepted, when the admission opens it). */
+  get opened(): Opened | undefined {
+    return this.subscription;
+  }
+
+  /**
+   * Runs the admission, synchronously until a step waits; a refusal is thrown (or the
+   * promise rejects with it) after what the guards took is given back.
+   */
+  admit(): void | Promise<void> {
+    const { gate, guards } = this;
+    const refused = (err: unknown): never => {
+      gate.release();
+      throw err;
+    };
+    try {
+      // The steps run as guards do: in order, each synchronously unless it must wait.
+      const waiting = runGuards<void>(
+        [
+          () => runGuards(guards.request, gate),
+          () => {
+            this.read = parseSubscribe(gate.req);
+          },
+          () => runGuards(guards.params, gate),
+          () => billSubscriber(gate),
+          () => (this.admission.opensBeforeAccept(this.params) ? this.open() : undefined),
+          () => this.accept(),
+        ],
+        undefined,
+      );
+      return waiting ? waiting.catch(refused) : undefined;
+    } catch (err) {
+      return refused(err);
+    }
+  }
+
+  /** Accepted: opens the subscription unless it is open already, then goes live on `connection`. */
+  start(connection: Connection): void | Promise<void> {
+    this.connection = connection;
+    return then(this.opened ? undefined : this.open(), () => this.live(connection));
+  }
+
+  /** The client left, or the connection ended: gives everything back, once. */
+  close(detail?: { code: number }): void {
+    if (this.done) return;
+    this.done = true;
+    const { gate, topics } = this;
+    gate.release();
+    this.own?.unsubscribe();
+    if (this.grouped) this.connection?.leave(topics);
+    this.connection?.closed();
+    gate.ctx.connections.delete(this.shutdown);
+    const format = this.connection?.format;
+    gate.ctx.log.debug({ format, topics: topics.join(','), subscriptions: gate.visitor.subscriptions, remote: gate.req.remoteAddress, ...detail }, 'subscription closed');
+  }
+
+  /** The slow-consumer policy: the connection dropped a client that stopped reading; counted and logged. */
+  dropped(): void {
+    recordSlowSubscriber(this.gate.ctx, this.topics, this.connection?.format ?? '', this.gate.req.remoteAddress);
+    this.close();
+  }
+
+  private open(): Promise<void> {
+    const { gate } = this;
+    const { ctx, topics } = gate;
+    const deps = { hub: ctx.hub, cache: ctx.cache, feed: ctx.feed, replayLimit: replayLimitBytes };
+    return openSubscription(deps, { topics, ...this.params }).then((opened) => {
+      this.subscription = opened;
+      gate.onRelease(opened.cancel); // at once if the client left meanwhile
+      return runGuards(this.guards.opened, { gate, opened });
+    });
+  }
+
+  private accept(): void | Promise<void> {
+    if (this.admission.gone) return this.gate.release();
+    return then(runGuards(this.guards.accept, this.gate), () => this.admission.accept(this));
+  }
+
+  private live(connection: Connection): void {
+    const { opened, params } = this;
+    if (this.done || !opened) return; // the client left while it opened
+    if (params.poll) {
+      connection.poll(opened);
+      return this.close();
+    }
+    this.gate.ctx.connections.add(this.shutdown);
+    const send = connection.send;
+    if (isEmptyFilter(params.filter)) {
+      // The open event, the replay and whatever arrived meanwhile go out first; then the
+      // connection joins its topics' groups in the same synchronous step, so nothing falls between.
+      connection.batch(() => opened.events$.subscribe(send).unsubscribe());
+      connection.join(this.topics);
+      this.grouped = true;
+    } else {
+      connection.batch(() => (this.own = opened.events$.subscribe(send)));
+    }
+    connection.live();
+  }
+}
