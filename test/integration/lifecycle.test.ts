@@ -69,9 +69,12 @@ describe('scheduled delivery — delay formats', () => {
     const expected = new Date();
     expected.setDate(expected.getDate() + 1);
     assert.deepEqual([local(tomorrow).day, local(tomorrow).hours], [expected.getDate(), 15]);
-    const tuesday = Number((await publish(`${s.url}/formats`, 'x', { At: 'Tuesday 7pm' })).json.time);
-    assert.deepEqual([local(tuesday).weekday, local(tuesday).hours], [2, 19]);
-    assert.ok(tuesday > nowSec() && tuesday <= nowSec() + 7 * 86400);
+    // A weekday by name: the day after tomorrow's, so it is within the 3-day limit whatever today is.
+    const inTwoDays = new Date(Date.now() + 2 * 86400_000);
+    const weekday = inTwoDays.toLocaleDateString('en-US', { weekday: 'long' });
+    const named = Number((await publish(`${s.url}/formats`, 'x', { At: `${weekday} 7pm` })).json.time);
+    assert.deepEqual([local(named).weekday, local(named).hours], [inTwoDays.getDay(), 19]);
+    assert.ok(named > nowSec() + 86400 && named <= nowSec() + 3 * 86400, `${weekday} 7pm → in ${named - nowSec()} s`);
     // A minute ago as a time of day: already past today, so it is tomorrow (within the 3-day limit).
     const past = new Date(Date.now() - 60_000);
     const clock = `${past.getHours()}:${String(past.getMinutes()).padStart(2, '0')}`;
