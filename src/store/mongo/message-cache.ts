@@ -4,7 +4,7 @@ import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { DroppedAttachments } from './dropped-attachments.js';
 import { MessageIds } from './message-ids.js';
-import { type LogEvent, type MessageLog } from './message-log.js';
+import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
 import { ScheduledMessages } from './scheduled.js';
@@ -49,17 +49,12 @@ export class MongoMessageCache implements MessageCache {
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
     const events = entries.map(toEvent);
-    const reserved = events.map(({ id, expires }) => ({ id, expires }));
-    await writing(() => this.ids.reserve(reserved));
-    let replaced: string[];
-    let batch;
-    try {
-      replaced = await this.replaceWaiting(entries, events);
-      batch = await this.log.append({ ...listed(events), events });
-    } catch (err) {
-      await this.ids.free(reserved.map(({ id }) => id)).catch(this.onError);
+    const ids = events.map(({ id, expires }) => ({ id, expires }));
+    await writing(() => this.ids.reserve(ids));
+    const { batch, replaced } = await this.insert(entries, events).catch(async (err: unknown) => {
+      await this.ids.free(ids.map(({ id }) => id)).catch(this.onError);
       throw writeFailure(err);
-    }
+    });
     const committed = found(batch);
     const waiting = committed.filter(({ event }) => event.kind === 'waiting');
     await this.scheduled.hold(waiting).catch(this.onError);
@@ -67,11 +62,20 @@ export class MongoMessageCache implements MessageCache {
     return { seqs: committed.map(({ pos }) => pos), replaced };
   }
 
+  /** The batch's log insert, after the claims of the waiting messages it replaces. */
+  private async insert(entries: readonly CacheEntry[], events: LogEvent[]): Promise<{ batch: LogBatch; replaced: string[] }> {
+    const replaced = await this.replaceWaiting(entries, events);
+    return { batch: await this.log.append({ ...listed(events), events }), replaced };
+  }
+
   /**
    * Claims the waiting messages each replacing event of the batch takes (SQLite's delete
    * in the same transaction, in entry order): those waiting in the cache before the batch,
    * claimed in the log ahead of the batch (a claim lost to a release means that release
    * went first), and those of the batch itself, which never wait (marked `cancelled`).
+   * Should the batch's own insert then fail, these claims stand: the replaced messages are
+   * gone though the batch is not (FerretDB 1.24 has no multi-document transactions, which
+   * on MongoDB could hold both).
    */
   private async replaceWaiting(entries: readonly CacheEntry[], events: LogEvent[]): Promise<string[]> {
     const replaced: string[] = [];
