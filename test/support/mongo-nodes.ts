@@ -1,5 +1,5 @@
 import { after } from 'node:test';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { openMongoMessageStore, type MessageStoreOptions, type MongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { startFerretDb, type FerretDb } from './ferretdb.js';
 
@@ -16,8 +16,8 @@ export function ferretDb(): Promise<FerretDb> {
 }
 
 /** A client of the FerretDB on `url` (its own by default): each stands for a node. */
-export async function connect(url?: string): Promise<MongoClient> {
-  const client = await MongoClient.connect(url ?? (await ferretDb()).url);
+export async function connect(url?: string, options?: MongoClientOptions): Promise<MongoClient> {
+  const client = await MongoClient.connect(url ?? (await ferretDb()).url, options);
   clients.push(client);
   return client;
 }
