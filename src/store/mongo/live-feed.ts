@@ -1,0 +1,106 @@
+import { Subject, type Observable } from 'rxjs';
+import type { Db } from 'mongodb';
+import type { Message } from '../../model/message.js';
+import { Outbound } from '../../model/outbound.js';
+import type { FeedBatch, LiveFeed } from '../live-feed.js';
+import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import { LogTail, type LostRange, type TailOptions } from './message-log-tail.js';
+import { writeFailure } from './write-error.js';
+
+export interface FeedOptions extends TailOptions {
+  /** A cursor failed and is being reopened. */
+  onError(err: unknown): void;
+  /** Batches this node never delivered live: also emitted on `lost$`. */
+  onLost(range: LostRange): void;
+}
+
+/**
+ * The live feed of a node on the MongoDB log: every node tails the log (message-log-tail.ts),
+ * so every node's subscribers get every commit, whichever node made it, in position order.
+ * Stored and released events reach the log through the cache; `committed` writes only the
+ * `Cache: no` events, as a log batch of their own, and answers with that write. They thus
+ * come after the stored events of the same publish batch (which the cache wrote first),
+ * never before anything committed earlier: concurrent publishes have no order to keep
+ * between them, and a publish answered before another started is in the log before it.
+ *
+ * A node that falls behind the capped log's tail (positions dropped before it read them)
+ * does not skip them silently: each lost range is reported to `onLost` (the store logs an
+ * error) and on `lost$`, which a hub may follow to close its subscribers' streams so that
+ * their clients reconnect with `since=` and read what the cache still has.
+ */
+export class MongoLiveFeed implements LiveFeed {
+  private readonly subject = new Subject<FeedBatch>();
+  private readonly lost = new Subject<LostRange>();
+  private handed: number;
+  private readonly tail: LogTail;
+  readonly batches$ = this.subject.asObservable();
+  readonly lost$: Observable<LostRange> = this.lost.asObservable();
+
+  /** Follows `log` from its newest batch: what came before is the cache's to replay. */
+  static async open(db: Db, log: MessageLog, options: FeedOptions): Promise<MongoLiveFeed> {
+    const newest = await log.newest();
+    if (!newest) throw new Error('the message log holds no batch to follow from');
+    return new MongoLiveFeed(db, log, newest, options);
+  }
+
+  private constructor(
+    db: Db,
+    private readonly log: MessageLog,
+    start: LogBatch,
+    options: FeedOptions,
+  ) {
+    this.handed = start.last;
+    this.tail = new LogTail(db, log, start, {
+      batch: (batch) => this.hand(batch),
+      lost: (range) => {
+        options.onLost(range);
+        this.lost.next(range);
+      },
+      error: options.onError,
+    }, options);
+  }
+
+  get position(): number {
+    return this.handed;
+  }
+
+  committed(events: readonly Outbound[]): Promise<void> | undefined {
+    const uncached = events.filter((e) => e.seq === undefined).map(toUncachedEvent);
+    if (uncached.length === 0) return undefined;
+    return this.log.append({ events: uncached }).then(
+      () => undefined,
+      (err: unknown) => Promise.reject(writeFailure(err)),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.tail.stop();
+    this.subject.complete();
+    this.lost.complete();
+  }
+
+  private hand(batch: LogBatch): void {
+    const events = batch.events.flatMap((event, i) => toOutbound(event, batch._id + i));
+    if (events.length > 0) this.subject.next({ events, committedAt: performance.now() });
+    // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
+    for (const event of events) if (event.seq !== undefined && event.seq > this.handed) this.handed = event.seq;
+  }
+}
+
+function toOutbound(event: LogEvent, pos: number): Outbound[] {
+  switch (event.kind) {
+    case 'stored':
+    case 'released':
+      return [Outbound.stored(event.json, pos)];
+    case 'uncached':
+      return [Outbound.of(JSON.parse(event.json) as Message, event.json)];
+    case 'waiting':
+    case 'cancelled':
+      return [];
+  }
+}
+
+function toUncachedEvent(event: Outbound): LogEvent {
+  const { id, topic, time } = event.head;
+  return { id, topic, time, expires: 0, json: event.json, kind: 'uncached' };
+}

@@ -1,0 +1,209 @@
+import type { Db } from 'mongodb';
+import type { Message } from '../../model/message.js';
+import { Outbound } from '../../model/outbound.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { DroppedAttachments } from './dropped-attachments.js';
+import { MessageIds } from './message-ids.js';
+import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import { found, LogReplay } from './message-log-replay.js';
+import { NodeCounters } from './node-counters.js';
+import { ScheduledMessages } from './scheduled.js';
+import { writeFailure } from './write-error.js';
+
+/** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
+const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
+
+/** Counted by `count`, pruned by `prune`: what SQLite keeps as published rows. */
+const counted = { 'events.kind': { $in: ['stored', 'released'] } };
+
+/**
+ * The message cache on the MongoDB log (message-log.ts), shared by every node on the
+ * database. A batch commits as one log insert, after its ids are reserved (message-ids.ts)
+ * and before its waiting messages are copied out (scheduled.ts). Releasing and replacing
+ * a scheduled message both claim it by a log insert with a unique `claim`, so exactly one
+ * of them wins, on any node. Expiry is applied at query time: `prune` moves a watermark
+ * below which `count` and `topics` no longer see messages, as SQLite's delete would.
+ *
+ * Failures after the log insert (the copies into scheduled_messages, the removal of what
+ * a claim took) do not fail the batch, which committed: they go to `onError`, and what
+ * they leave is tolerated by readers (see ScheduledMessages and LogReplay.waiting).
+ */
+export class MongoMessageCache implements MessageCache {
+  private added = 0;
+  private readonly replays: LogReplay;
+
+  private constructor(
+    private readonly log: MessageLog,
+    private readonly ids: MessageIds,
+    private readonly scheduled: ScheduledMessages,
+    private readonly dropped: DroppedAttachments,
+    private readonly counters: NodeCounters,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.replays = new LogReplay(log, scheduled, dropped);
+  }
+
+  static async open(db: Db, log: MessageLog, onError: (err: unknown) => void): Promise<MongoMessageCache> {
+    return new MongoMessageCache(log, MessageIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), NodeCounters.open(db), onError);
+  }
+
+  async add(entries: readonly CacheEntry[]): Promise<Added> {
+    const events = entries.map(toEvent);
+    const ids = events.map(({ id, expires }) => ({ id, expires }));
+    await writing(() => this.ids.reserve(ids));
+    const { batch, replaced } = await this.insert(entries, events).catch(async (err: unknown) => {
+      await this.ids.free(ids.map(({ id }) => id)).catch(this.onError);
+      throw writeFailure(err);
+    });
+    const committed = found(batch);
+    const waiting = committed.filter(({ event }) => event.kind === 'waiting');
+    await this.scheduled.hold(waiting).catch(this.onError);
+    await this.scheduled.remove(replaced).catch(this.onError);
+    return { seqs: committed.map(({ pos }) => pos), replaced };
+  }
+
+  /** The batch's log insert, after the claims of the waiting messages it replaces. */
+  private async insert(entries: readonly CacheEntry[], events: LogEvent[]): Promise<{ batch: LogBatch; replaced: string[] }> {
+    const replaced = await this.replaceWaiting(entries, events);
+    return { batch: await this.log.append({ ...listed(events), events }), replaced };
+  }
+
+  /**
+   * Claims the waiting messages each replacing event of the batch takes (SQLite's delete
+   * in the same transaction, in entry order): those waiting in the cache before the batch,
+   * claimed in the log ahead of the batch (a claim lost to a release means that release
+   * went first), and those of the batch itself, which never wait (marked `cancelled`).
+   * Should the batch's own insert then fail, these claims stand: the replaced messages are
+   * gone though the batch is not (FerretDB 1.24 has no multi-document transactions, which
+   * on MongoDB could hold both).
+   */
+  private async replaceWaiting(entries: readonly CacheEntry[], events: LogEvent[]): Promise<string[]> {
+    const replaced: string[] = [];
+    for (const [i, { message: m }] of entries.entries()) {
+      if (m.sequence_id === undefined || !replacing.has(m.event)) continue;
+      for (const id of await this.scheduled.under(m.topic, m.sequence_id)) {
+        if (!replaced.includes(id) && (await this.log.claim(id, { events: [] }))) replaced.push(id);
+      }
+      for (const [j, e] of events.slice(0, i).entries()) {
+        if (e.kind !== 'waiting' || e.topic !== m.topic || e.sid !== m.sequence_id) continue;
+        events[j] = { ...e, kind: 'cancelled' };
+        replaced.push(e.id);
+      }
+    }
+    return replaced;
+  }
+
+  async release(ids: readonly string[]): Promise<Outbound[]> {
+    const released: Outbound[] = [];
+    for (const id of ids) {
+      const batch = await writing(() => this.releaseOne(id));
+      if (batch) released.push(Outbound.stored((batch.events[0] as LogEvent).json, batch._id));
+    }
+    return released;
+  }
+
+  /** Publishes waiting message `id` under a fresh position, claiming it; undefined if it is not waiting. */
+  private async releaseOne(id: string): Promise<{ _id: number; events: LogEvent[] } | undefined> {
+    const copy = await this.scheduled.get(id);
+    const waiting: LogEvent | undefined = copy ? { ...copy, id, kind: 'waiting' } : await this.waitingInLog(id);
+    if (!waiting) return undefined;
+    const event: LogEvent = { ...waiting, kind: 'released' };
+    const batch = await this.log.claim(id, { topics: [event.topic], events: [event] });
+    // Claimed now or before (a process that died before removing it): the copy goes.
+    await this.scheduled.remove([id]).catch(this.onError);
+    return batch;
+  }
+
+  /** A waiting message whose copy is missing: its process died between the log insert and the copy, or it was claimed. */
+  private async waitingInLog(id: string): Promise<LogEvent | undefined> {
+    const batch = await this.log.batches.findOne({ ids: id });
+    return batch?.events.find((e) => e.id === id && e.kind === 'waiting');
+  }
+
+  replay(query: ReplayQuery): Promise<Replay> {
+    return this.replays.replay(query);
+  }
+
+  async prune(nowSeconds: number): Promise<number> {
+    const floor = await this.prunedBefore();
+    const expired = await this.countEvents({ 'events.expires': { $gt: floor, $lte: nowSeconds } });
+    await this.counters.set('pruned', nowSeconds);
+    await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds)]);
+    return expired;
+  }
+
+  async dropAttachments(ids: readonly string[]): Promise<void> {
+    const batches = await this.log.batches.find({ ids: { $in: [...ids] } }).toArray();
+    const wanted = new Set(ids);
+    const messages = batches.flatMap((b) => b.events).filter((e) => wanted.has(e.id) && e.attachment);
+    await this.dropped.add(messages);
+  }
+
+  async topics(): Promise<Set<string>> {
+    const floor = await this.prunedBefore();
+    const [logged, waiting] = await Promise.all([
+      this.log.batches
+        .aggregate<{ _id: string }>([{ $unwind: '$events' }, { $match: { ...counted, 'events.expires': { $gt: floor } } }, { $group: { _id: '$events.topic' } }])
+        .toArray(),
+      this.scheduled.topics(),
+    ]);
+    return new Set([...logged.map((t) => t._id), ...waiting]);
+  }
+
+  async count(): Promise<number> {
+    const floor = await this.prunedBefore();
+    const [logged, waiting] = await Promise.all([this.countEvents({ 'events.expires': { $gt: floor } }), this.scheduled.count()]);
+    return logged + waiting;
+  }
+
+  loadStats(): Promise<number> {
+    return this.counters.sum('messages');
+  }
+
+  async addStats(messages: number): Promise<number> {
+    this.added += messages;
+    await this.counters.set('messages', this.added);
+    return this.counters.sum('messages');
+  }
+
+  /** Messages that expired at or before this are pruned: `count` and `topics` leave them out. */
+  private prunedBefore(): Promise<number> {
+    // -1: before any prune, messages stored with no expiry (0) count, as in SQLite.
+    return this.counters.max('pruned', -1);
+  }
+
+  private async countEvents(match: object): Promise<number> {
+    const [result] = await this.log.batches
+      .aggregate<{ n: number }>([{ $match: { topics: { $exists: true } } }, { $unwind: '$events' }, { $match: { ...counted, ...match } }, { $count: 'n' }])
+      .toArray();
+    return result?.n ?? 0;
+  }
+}
+
+function toEvent({ message: m, json, published }: CacheEntry): LogEvent {
+  return {
+    id: m.id,
+    topic: m.topic,
+    time: m.time,
+    expires: m.expires ?? 0,
+    json,
+    kind: published ? 'stored' : 'waiting',
+    ...(m.sequence_id !== undefined && { sid: m.sequence_id }),
+    ...(m.attachment !== undefined && { attachment: true as const }),
+  };
+}
+
+/** The batch's lookup fields: its topics and ids (omitted when empty). */
+function listed(events: readonly LogEvent[]): { topics?: string[]; ids?: string[] } {
+  if (events.length === 0) return {};
+  return { topics: [...new Set(events.map((e) => e.topic))], ids: events.map((e) => e.id) };
+}
+
+/** Runs a write, reporting failures to reach the database as StoreWriteError. */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw writeFailure(err);
+  }
+}

@@ -1,0 +1,62 @@
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import { failedWrites, isDuplicateKey } from './duplicate-key.js';
+
+interface HeldId {
+  _id: string;
+  /** The message's expiry: `prune` forgets the id after it. */
+  expires: number;
+}
+
+/**
+ * The message ids the cache holds, one document each, so that `_id`'s unique index keeps
+ * them unique across batches and nodes: a batch reserves its ids here before its log
+ * insert, and one holding an id already reserved fails before anything of it is written.
+ * (FerretDB 1.24 does not enforce a unique index over the log's `ids` arrays.)
+ *
+ * Left over: a batch whose process died between reserving and inserting leaves ids that
+ * no message holds until they expire; ids are random, so this blocks nothing.
+ */
+export class MessageIds {
+  private constructor(private readonly held: Collection<HeldId>) {}
+
+  static open(db: Db): MessageIds {
+    return new MessageIds(db.collection<HeldId>('message_ids'));
+  }
+
+  /** Reserves every id of a batch, or none: throws naming the ids already held. */
+  async reserve(ids: readonly { id: string; expires: number }[]): Promise<void> {
+    const inBatch = new Set<string>();
+    const repeated: string[] = [];
+    for (const { id } of ids) {
+      if (inBatch.has(id)) repeated.push(id);
+      inBatch.add(id);
+    }
+    if (repeated.length > 0) throw new DuplicateIdError(repeated);
+    try {
+      await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires })), { ordered: false });
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError) || err.writeErrors === undefined) throw err;
+      const failed = new Set(failedWrites(err).map((e) => e.index));
+      await this.free(ids.filter((_, i) => !failed.has(i)).map(({ id }) => id));
+      if (!isDuplicateKey(err)) throw err;
+      throw new DuplicateIdError(ids.filter((_, i) => failed.has(i)).map(({ id }) => id));
+    }
+  }
+
+  /** Gives back ids reserved by a batch that did not commit. */
+  async free(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.held.deleteMany({ _id: { $in: [...ids] } });
+  }
+
+  /** Forgets the ids of messages expired by `now`. */
+  async prune(now: number): Promise<void> {
+    await this.held.deleteMany({ expires: { $lte: now } });
+  }
+}
+
+export class DuplicateIdError extends Error {
+  constructor(readonly ids: string[]) {
+    super(`message id already held: ${ids.join(', ')}`);
+    this.name = 'DuplicateIdError';
+  }
+}

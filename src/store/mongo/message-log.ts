@@ -1,0 +1,146 @@
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
+import { ensureIndexes } from './indexes.js';
+
+/**
+ * What an event is to the log: `stored` and `released` events go live and are replayed,
+ * `uncached` ones (`Cache: no`) go live only, `waiting` ones (scheduled, not yet due)
+ * neither: the log records that they committed, `scheduled.ts` keeps them until released.
+ * A `cancelled` one was waiting and replaced by a later entry of its own batch.
+ */
+export type EventKind = 'stored' | 'waiting' | 'cancelled' | 'released' | 'uncached';
+
+export interface LogEvent {
+  id: string;
+  topic: string;
+  time: number;
+  /** 0 when the message never expires from the cache's point of view (never replayed, as in SQLite). */
+  expires: number;
+  /** The message JSON exactly as delivered. */
+  json: string;
+  kind: EventKind;
+  /** The message's sequence id: a later event with it replaces a waiting message. */
+  sid?: string;
+  /** The message has an attachment, which `dropAttachments` may have removed since. */
+  attachment?: true;
+}
+
+/**
+ * One commit: a single insert, hence atomic. Its events take the positions `_id` to
+ * `last` in order (a batch without events takes one position, so every batch has one).
+ */
+export interface LogBatch {
+  _id: number;
+  last: number;
+  /** Topics of the events replays read (stored, released, waiting); absent when none. */
+  topics?: string[];
+  /** Ids of its stored and waiting messages, for since=<id>. */
+  ids?: string[];
+  /** The message this batch releases or cancels: unique, so each is claimed once. */
+  claim?: string;
+  events: LogEvent[];
+}
+
+export type BatchDraft = Omit<LogBatch, '_id' | 'last'>;
+
+const collectionName = 'messages';
+
+/**
+ * The message log: a capped collection holding one document per commit, in position order.
+ *
+ * Positions are totally ordered across writers by the chain of `_id`s, not by a counter
+ * document (FerretDB 1.24 does not apply $inc or findOneAndUpdate atomically) nor by the
+ * server's insertion order alone. A writer inserts its batch at `_id` = the highest `last`
+ * it knows + 1; `_id` is unique, so if another writer already took that position the
+ * insert fails with a duplicate key, the writer reads the highest batch and tries again.
+ * By induction the batches form one gapless chain: an insert at `last + 1` of a batch
+ * that has a successor collides with it, so only an insert after the newest batch
+ * succeeds. It also means a batch is inserted only after its predecessor committed, so
+ * insertion order (the capped collection's natural order, which tailable cursors follow)
+ * is position order, and a tailer that meets `_id !== previous.last + 1` knows it missed
+ * something (a batch it skipped, or one the capped collection dropped).
+ *
+ * Claims (release exactly once, release racing a delete) are the same single insert: a
+ * sparse unique index on the scalar `claim`. FerretDB 1.24 does not enforce a unique index
+ * across the elements of arrays (measured: a second document holding an element of the
+ * first's array was accepted), so message ids are kept unique by `message-ids.ts` instead.
+ */
+export class MessageLog {
+  /** The highest `last` this process has seen: where its next insert tries first. */
+  private known = 0;
+
+  private constructor(readonly batches: Collection<LogBatch>) {}
+
+  /** Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a batch. */
+  static async open(db: Db, capBytes: number): Promise<MessageLog> {
+    const exists = (await db.listCollections({ name: collectionName }, { nameOnly: true }).toArray()).length > 0;
+    if (!exists) {
+      await db.createCollection(collectionName, { capped: true, size: capBytes }).catch((err: unknown) => {
+        if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
+      });
+    }
+    const batches = db.collection<LogBatch>(collectionName);
+    await ensureIndexes(batches, [
+      { key: { topics: 1, _id: 1 }, name: 'topics' },
+      { key: { ids: 1 }, name: 'ids' },
+      { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
+    ]);
+    const log = new MessageLog(batches);
+    // A tailable cursor needs a position that exists to start from (one that matches
+    // nothing is closed at once), so an empty log gets an empty first batch.
+    if (!(await log.newest())) await log.append({ events: [] });
+    return log;
+  }
+
+  /** Called with every batch this process reads, so its next insert starts from there. */
+  seen(last: number): void {
+    if (last > this.known) this.known = last;
+  }
+
+  async newest(): Promise<LogBatch | undefined> {
+    const [top] = await this.batches.find().sort({ _id: -1 }).limit(1).toArray();
+    if (top) this.seen(top.last);
+    return top;
+  }
+
+  /** Inserts `draft` as the next batch; answers it with its positions. */
+  async append(draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch> {
+    for (;;) {
+      const batch = this.next(draft);
+      if (await this.insert(batch)) return batch;
+    }
+  }
+
+  /**
+   * Inserts `draft` as the next batch claiming message `id`; undefined when the claim was
+   * already taken (released or cancelled by any node, this one included).
+   */
+  async claim(id: string, draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch | undefined> {
+    for (;;) {
+      const batch = this.next({ ...draft, claim: id });
+      if (await this.insert(batch)) return batch;
+      // FerretDB does not say which index refused the insert: the claim is asked for.
+      if (await this.batches.findOne({ claim: id }, { projection: { _id: 1 } })) return undefined;
+    }
+  }
+
+  private next(draft: BatchDraft): LogBatch {
+    const first = this.known + 1;
+    return { _id: first, last: first + Math.max(1, draft.events.length) - 1, ...draft };
+  }
+
+  /** False when the batch's position (or claim) was taken; the next try starts after the newest batch. */
+  private async insert(batch: LogBatch): Promise<boolean> {
+    try {
+      await this.batches.insertOne(batch);
+      this.seen(batch.last);
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await this.newest();
+      return false;
+    }
+  }
+}
+
+const namespaceExists = 48;

@@ -1,0 +1,43 @@
+import type { Db } from 'mongodb';
+import type { LiveFeed } from '../live-feed.js';
+import type { MessageCache } from '../message-cache.js';
+import { MongoLiveFeed } from './live-feed.js';
+import { MongoMessageCache } from './message-cache.js';
+import { MessageLog } from './message-log.js';
+import type { LostRange, TailOptions } from './message-log-tail.js';
+
+export interface MessageStoreOptions {
+  /** The capped log's size in bytes: what the cache holds at most (cache-size-limit). */
+  capBytes: number;
+  /** Where failures that do not fail a call go: a lost cursor, a clean-up after a commit, a lost log range. */
+  log: { error(details: object, message: string): void };
+  /** The tail's timings; the defaults suit a server. */
+  tail?: Partial<TailOptions>;
+}
+
+export interface MongoMessageStore {
+  cache: MessageCache;
+  feed: LiveFeed & { lost$: MongoLiveFeed['lost$'] };
+  /** Stops the feed's cursor and completes it; the caller closes the client afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * A getMore waits up to a second for new batches (FerretDB polls every 10 ms meanwhile, so
+ * a wait costs it little); a cursor is reopened every 1,000 batches (see LogTail).
+ */
+const tailDefaults: TailOptions = { awaitMs: 1000, reopenAfter: 1000, retryMs: 100 };
+
+/** The message cache and live feed of one node on database `db`, shared with every node on it. */
+export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
+  const log = await MessageLog.open(db, options.capBytes);
+  const cache = await MongoMessageCache.open(db, log, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
+  const feed = await MongoLiveFeed.open(db, log, {
+    ...tailDefaults,
+    ...options.tail,
+    onError: (err) => options.log.error({ err }, 'live feed: the log cursor failed; reopening it at the last batch read'),
+    onLost: (range: LostRange) =>
+      options.log.error(range, `live feed: positions ${range.from}-${range.to} left the capped log before this node read them; their events were not delivered live`),
+  });
+  return { cache, feed, close: () => feed.close() };
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Db, MongoClient } from 'mongodb';
+import type { MessageCache } from '../../src/store/message-cache.js';
+import { StoreWriteError } from '../../src/store/write-error.js';
+import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
+import { MessageLog } from '../../src/store/mongo/message-log.js';
+import { ferretDbSkip } from '../support/ferretdb.js';
+import { connect, ferretDb, RecordedLog } from '../support/mongo-nodes.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { entry, ids, message, now } from './contracts/cache-messages.js';
+import type { Open } from './contracts/instances.js';
+import { describeMessageCache } from './contracts/message-cache.contract.js';
+
+/**
+ * A node's cache on its own client, without the live feed (every feed's cursor polls the
+ * server, which would slow the whole suite); a location is the database.
+ */
+async function openCache(database: string, client?: MongoClient): Promise<{ cache: MongoMessageCache; db: Db; log: RecordedLog }> {
+  const db = (client ?? (await connect())).db(database);
+  const log = new RecordedLog();
+  const cache = await MongoMessageCache.open(db, await MessageLog.open(db, 64 << 20), (err) => log.error({ err }, 'clean-up'));
+  return { cache, db, log };
+}
+
+const mongo: Open<MessageCache> = async (location) => {
+  const database = location ?? (await ferretDb()).databaseName('cache');
+  const { cache, log } = await openCache(database);
+  return { instance: cache, location: database, close: async () => assert.deepEqual(log.errors, []) };
+};
+
+describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
+  describeMessageCache('mongodb', mongo, { shared: true });
+
+  it('cache — a scheduled message whose waiting copy a crash lost is released from the log, once', async () => {
+    // given: a scheduled message, and what a crash between its log insert and its copy leaves
+    const { cache, db } = await openCache((await ferretDb()).databaseName('crash'));
+    const waiting = message('crash', { time: now + 60 });
+    await cache.add([entry(waiting, false)]);
+    await db.collection<{ _id: string }>('scheduled_messages').deleteOne({ _id: waiting.id });
+
+    // when
+    const released = await cache.release([waiting.id]);
+
+    // then
+    assert.deepEqual(released.map((e) => e.head.id), [waiting.id]);
+    assert.deepEqual(await cache.release([waiting.id]), []);
+    assert.deepEqual(await ids(cache, 'crash', { kind: 'all' }), [waiting.id]);
+  });
+
+  it('cache — a write the database does not answer fails as StoreWriteError (not writable), leaving nothing', async () => {
+    // given: a node whose connections to the database are cut and refused (but its monitor's: see TcpProxy.cut)
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL((await ferretDb()).url).port) });
+    const client = await connect(`mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, { serverSelectionTimeoutMS: 300 });
+    try {
+      const database = (await ferretDb()).databaseName('unreachable');
+      const { cache } = await openCache(database, client);
+      const lost = message('away');
+      proxy.refusing = true;
+      proxy.cut(1);
+
+      // when
+      const failure = await cache.add([entry(lost)]).then(() => undefined, (err: unknown) => err);
+
+      // then
+      assert.ok(failure instanceof StoreWriteError, String(failure));
+      assert.equal(failure.full, false);
+      const { cache: other } = await openCache(database);
+      assert.deepEqual(await ids(other, 'away', { kind: 'all' }), []);
+      assert.equal(await other.count(), 0);
+    } finally {
+      // Reachable again first: a client closed with its server out of reach may wait for it.
+      proxy.refusing = false;
+      await client.close();
+      await proxy.stop();
+    }
+  });
+});

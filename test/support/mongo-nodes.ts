@@ -1,0 +1,46 @@
+import { after } from 'node:test';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { openMongoMessageStore, type MessageStoreOptions, type MongoMessageStore } from '../../src/store/mongo/message-store.js';
+import { startFerretDb, type FerretDb } from './ferretdb.js';
+
+let ferret: Promise<FerretDb> | undefined;
+const clients: MongoClient[] = [];
+after(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await (await ferret)?.stop();
+});
+
+/** The test process's one FerretDB (see ferretdb.ts), started on first use and stopped when the file ends. */
+export function ferretDb(): Promise<FerretDb> {
+  return (ferret ??= startFerretDb());
+}
+
+/** A client of the FerretDB on `url` (its own by default): each stands for a node. */
+export async function connect(url?: string, options?: MongoClientOptions): Promise<MongoClient> {
+  const client = await MongoClient.connect(url ?? (await ferretDb()).url, options);
+  clients.push(client);
+  return client;
+}
+
+/** Errors the stores report without failing a call: a test asserts there were none (or the ones it caused). */
+export class RecordedLog {
+  readonly errors: { details: object; message: string }[] = [];
+  error(details: object, message: string): void {
+    this.errors.push({ details, message });
+  }
+}
+
+export interface MessageNode extends MongoMessageStore {
+  database: string;
+  log: RecordedLog;
+  client: MongoClient;
+}
+
+/** A node's message store on `database` (a fresh one when absent), on a client of its own. */
+export async function messageNode(database?: string, options: Partial<MessageStoreOptions> & { url?: string } = {}): Promise<MessageNode> {
+  const client = await connect(options.url);
+  const name = database ?? (await ferretDb()).databaseName('log');
+  const log = new RecordedLog();
+  const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options });
+  return { ...store, database: name, log, client };
+}

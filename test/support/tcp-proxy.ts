@@ -1,0 +1,64 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a server, to cut a client's connections the way a
+ * network failure does: `cut` destroys open connections, and while `refusing` new ones
+ * are closed as soon as they arrive.
+ */
+export class TcpProxy {
+  /** Client and upstream sockets of each connection, oldest first. */
+  private readonly open = new Set<Socket>();
+  refusing = false;
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const server = createServer();
+    const proxy = new TcpProxy(server);
+    server.on('connection', (client) => proxy.pipe(client, target));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return proxy;
+  }
+
+  get port(): number {
+    const address = this.server.address();
+    if (address === null || typeof address === 'string') throw new Error('proxy not listening');
+    return address.port;
+  }
+
+  /**
+   * Destroys the open connections, both ways, but the `spare` oldest: a MongoClient's
+   * first connection is its server monitor's. Cutting it together with the pool's hung the
+   * monitor of mongodb 6.22 here now and then (a heartbeat started and never ended, so no
+   * operation found a server for minutes): a driver matter, not what these tests are about.
+   */
+  cut(spare = 0): void {
+    for (const socket of [...this.open].slice(spare * 2)) socket.destroy();
+  }
+
+  async stop(): Promise<void> {
+    this.cut();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private pipe(client: Socket, target: { host: string; port: number }): void {
+    if (this.refusing) {
+      client.destroy();
+      return;
+    }
+    const upstream = createConnection(target);
+    for (const socket of [client, upstream]) {
+      this.open.add(socket);
+      socket.on('close', () => {
+        this.open.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+      socket.on('error', () => undefined); // a cut connection; 'close' follows
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+}
