@@ -43,6 +43,9 @@ import { ensureIndexes } from './indexes.js';
  * - it dies: once its claim (or its last `touch`) is older than the job's lock lifetime,
  *   the next attempt is won by one node, as any claim is; the old holder's writes to the
  *   job then match nothing (each names its claim), so it cannot undo the new holder's.
+ *   A holder that died after starting the run leaves it to run again (Agenda's rule for
+ *   expired locks; a delivery run twice releases its message once): exactly once holds
+ *   for runs no node was cut off in the middle of.
  * Every lock is thus one winning insert; no correctness rests on a conditional update or a
  * read-modify-write being atomic, only on unique `_id`s, which MongoDB and FerretDB both
  * enforce. The conditional updates (recording a claim, the holder's writes) are
