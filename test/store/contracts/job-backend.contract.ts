@@ -70,10 +70,12 @@ export function describeJobBackend(name: string, open: Open<AgendaBackend>): voi
       const agenda = agendaOn((await opened(first.location)).instance);
       const run = latch(1);
       const data: unknown[] = [];
+      // A short lock lifetime: Agenda watches a run with a timer of half of it (5 min by
+      // default) that holds the test process open after the run.
       agenda.define('later', async (job) => {
         data.push(job.attrs.data);
         run.hit();
-      });
+      }, { lockLifetime: 1000 });
       await agenda.start();
       await run.done;
       assert.deepEqual(data, [{ id: 'kept' }]);
