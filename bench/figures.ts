@@ -36,6 +36,10 @@ export interface Sizes {
   mailsIn: number;
   /** Rounds of (without, with X-Email) publish load in the e-mail scenario. */
   emailRounds: number;
+  /** Subscribers on the second node, and the fixed rate and count of the latency part, of the scale-out scenario. */
+  clusterSubscribers: number;
+  clusterFixedRate: number;
+  clusterFixedMessages: number;
 }
 
 export const fullSizes: Sizes = {
@@ -57,6 +61,9 @@ export const fullSizes: Sizes = {
   floodSeconds: 5,
   mailsIn: 1000,
   emailRounds: 4,
+  clusterSubscribers: 100,
+  clusterFixedRate: 50,
+  clusterFixedMessages: 250,
 };
 
 /** Small enough for CI: proves every scenario runs; its numbers mean nothing. */
@@ -79,6 +86,9 @@ export const quickSizes: Sizes = {
   floodSeconds: 1,
   mailsIn: 20,
   emailRounds: 1,
+  clusterSubscribers: 10,
+  clusterFixedRate: 20,
+  clusterFixedMessages: 10,
 };
 
 export interface Load {

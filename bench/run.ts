@@ -25,6 +25,7 @@ import { floodScenario } from './scenarios/flood.js';
 import { scheduledScenario } from './scenarios/scheduled.js';
 import { templatesScenario } from './scenarios/templates.js';
 import { emailScenario } from './scenarios/email.js';
+import { clusterScenario } from './scenarios/cluster.js';
 import { external, startCeiling, startTocsin, type Target } from './targets.js';
 import { Worker } from './worker.js';
 
@@ -41,6 +42,7 @@ const scenarios: Record<string, Scenario[]> = {
   templates: [templatesScenario],
   flood: [floodScenario],
   email: [emailScenario],
+  cluster: [clusterScenario],
 };
 
 const { values } = parseArgs({

@@ -53,7 +53,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
-  const store = await openStores(config);
+  const store = await openStores(config, log);
   const { cache, feed, auth: authStore, attachments } = store;
   if (authStore) await provisionOrClose(store, authStore, config);
   const clusterLimits = store.ledger && new ClusterLimits(visitors, store.ledger, { onError: (err) => log.warn({ err }, 'sharing visitor limits with the other nodes failed; retrying') });

@@ -25,7 +25,7 @@ export async function closeSubscribers(load: Load): Promise<void> {
 }
 
 /** Waits until `expected` deliveries arrived (or `timeoutMs` passed); returns them and when the last came. */
-async function collect(load: Load, expected: number, timeoutMs: number): Promise<{ deliveries: number; latencies: number[]; at: number }> {
+export async function collect(load: Load, expected: number, timeoutMs: number): Promise<{ deliveries: number; latencies: number[]; at: number }> {
   const deadline = performance.now() + timeoutMs;
   let deliveries = 0;
   const latencies: number[] = [];

@@ -85,9 +85,9 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   return { config, warnings };
 }
 
-/** ntfy's rules for settings that need each other (cmd/serve.go). */
+/** ntfy's rules for settings that need each other (cmd/serve.go); a database-url holds the users as auth-file would. */
 function checkCombinations(c: Config): void {
-  if (!c.authFile && (c.enableLogin || c.enableSignup || c.enableReservations)) {
+  if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.enableReservations)) {
     throw new ConfigError('cannot set enable-signup, enable-login or enable-reservations if auth-file is not set');
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
@@ -148,6 +148,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     baseUrl: str('base-url').replace(/\/+$/, ''),
     listenHttp: parseListen(str('listen-http')),
     databaseUrl: str('database-url'),
+    cacheSizeLimit: size('cache-size-limit'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),
     cacheStartupQueries: str('cache-startup-queries'),

@@ -20,8 +20,9 @@ export const settings = {
   'database-url': {
     kind: 'string',
     default: '',
-    doc: 'Tocsin: a database server for every store instead of cache-file, auth-file and attachment-cache-dir; none is supported yet, so any value stops startup',
+    doc: 'Tocsin: mongodb:// or mongodb+srv:// URL of a MongoDB shared by every node, for every store instead of cache-file, auth-file and the attachment files; empty keeps them embedded',
   },
+  'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
   'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },
@@ -128,6 +129,7 @@ export interface Config {
   listenHttp: { host: string; port: number };
   /** Empty: the embedded stores (store/index.ts picks the backend). */
   databaseUrl: string;
+  cacheSizeLimit: number;
   cacheFile: string;
   cacheDurationMs: number;
   cacheStartupQueries: string;

@@ -5,12 +5,14 @@ import type { AuthStore } from './auth-store.js';
 import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
+import { openMongo, openMongoAuth, type StoreLog } from './mongo/open.js';
 
 /**
  * The one place a backend is chosen, from database-url: unset opens the embedded one
- * (embedded.ts); a database server is not supported yet, so any value stops startup
- * rather than quietly falling back to the files. Nothing outside src/store imports an
- * implementation: the server and the CLI get the ports from here.
+ * (embedded.ts), `mongodb://` or `mongodb+srv://` the MongoDB one (mongo/open.ts), shared
+ * by every node on that database; any other value stops startup rather than quietly
+ * falling back to the files. Nothing outside src/store imports an implementation: the
+ * server and the CLI get the ports from here.
  */
 export interface Stores extends Store {
   /** The topics the cache held when opened (its first read, so a corrupt cache fails the opening). */
@@ -26,9 +28,8 @@ export interface Stores extends Store {
 }
 
 /** Opens every store of `tocsin serve`; a store that cannot open throws a ConfigError naming it. */
-export async function openStores(config: Config): Promise<Stores> {
-  refuseDatabaseUrl(config.databaseUrl);
-  return openEmbedded(config);
+export async function openStores(config: Config, log: StoreLog): Promise<Stores> {
+  return backendOf(config.databaseUrl) === 'mongodb' ? openMongo(config, log) : openEmbedded(config);
 }
 
 /**
@@ -36,13 +37,14 @@ export async function openStores(config: Config): Promise<Stores> {
  * open it on first use, after their arguments were checked.
  */
 export async function openAuthStore(config: Config): Promise<AuthStore> {
-  refuseDatabaseUrl(config.databaseUrl);
-  return openExistingAuthFile(config);
+  return backendOf(config.databaseUrl) === 'mongodb' ? openMongoAuth(config) : openExistingAuthFile(config);
 }
 
-function refuseDatabaseUrl(url: string): void {
-  if (url === '') return;
+/** The backend `database-url` names: unset the embedded one; a scheme no backend handles stops the start. */
+function backendOf(url: string): 'embedded' | 'mongodb' {
+  if (url === '') return 'embedded';
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
+  if (scheme === 'mongodb:' || scheme === 'mongodb+srv:') return 'mongodb';
   const what = scheme ? `unsupported scheme "${scheme}"` : `${JSON.stringify(url)} is not a URL`;
-  throw new ConfigError(`database-url: ${what} (no database server is supported yet; leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)`);
+  throw new ConfigError(`database-url: ${what} (use mongodb:// or mongodb+srv://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)`);
 }

@@ -73,7 +73,7 @@ describe('startup — auth-file faults', () => {
 });
 
 describe('startup — database-url', () => {
-  const hint = '(no database server is supported yet; leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)';
+  const hint = '(use mongodb:// or mongodb+srv://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)';
 
   it('a scheme no backend handles stops the start before any store file is made', async () => {
     const file = join(dir, 'never-made.db');

@@ -8,7 +8,7 @@ import { newToken } from '../../src/model/access.js';
 import { AlreadyExists, type AuthStore, type Token } from '../../src/store/auth-store.js';
 import type { ChangeDoc, UserDoc } from '../../src/store/mongo/auth/collections.js';
 import { pollEveryMs } from '../../src/store/mongo/auth/read-cache.js';
-import { openMongoAuthStore, type MongoAuthStore } from '../../src/store/mongo/auth/store.js';
+import { MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { tempDir } from '../support/server.js';
@@ -23,7 +23,7 @@ async function node(database?: string, options?: MongoClientOptions): Promise<{ 
   const server = await (ferret ??= startFerretDb());
   const client = await MongoClient.connect(server.url, options);
   const name = database ?? server.databaseName('auth');
-  const store = await openMongoAuthStore(client.db(name));
+  const store = await MongoAuthStore.open(client.db(name));
   const close = async (): Promise<void> => {
     await store.close();
     await client.close();

@@ -27,12 +27,18 @@ export class MongoAuthStore implements AuthStore {
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
 
-  /** Opens access control on `db`, whose client the caller opened and closes. */
-  static async open(db: Db): Promise<MongoAuthStore> {
-    return new MongoAuthStore(await AuthDb.open(db));
+  /**
+   * Opens access control on `db`. Its client stays the caller's, unless given as `client`:
+   * then `close` closes it too (the admin commands open the store alone).
+   */
+  static async open(db: Db, client?: { close(): Promise<void> }): Promise<MongoAuthStore> {
+    return new MongoAuthStore(await AuthDb.open(db), client);
   }
 
-  private constructor(private readonly db: AuthDb) {
+  private constructor(
+    private readonly db: AuthDb,
+    private readonly client?: { close(): Promise<void> },
+  ) {
     this.tierTable = new Tiers(db);
     this.userTable = new Users(db, this.tierTable);
     this.grantTable = new Grants(db, this.userTable);
@@ -176,13 +182,9 @@ export class MongoAuthStore implements AuthStore {
     return this.db.change(() => this.tierTable.remove(code));
   }
 
-  /** Stops polling; the client, opened by the caller, stays open. */
+  /** Stops polling, and closes the client if it was given to `open`. */
   async close(): Promise<void> {
     this.db.close();
+    await this.client?.close();
   }
-}
-
-/** Access control on `db`, for the composition root (src/store/index.ts). */
-export function openMongoAuthStore(db: Db): Promise<MongoAuthStore> {
-  return MongoAuthStore.open(db);
 }

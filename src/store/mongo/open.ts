@@ -1,0 +1,84 @@
+import { MongoClient } from 'mongodb';
+import { ConfigError } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import type { AuthStore } from '../auth-store.js';
+import type { Stores } from '../index.js';
+import { MongoAuthStore } from './auth/store.js';
+import { GridFsAttachments } from './gridfs-attachments.js';
+import { openMongoJobs } from './job-repository.js';
+import { openMongoMessageStore } from './message-store.js';
+import { MongoSpendLedger } from './spend-ledger.js';
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** Where failures go that fail no call (a lost cursor, a clean-up after a commit). */
+export interface StoreLog {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Every store on the MongoDB of `database-url`, shared with every node on it: the
+ * message log and its live feed, the jobs, access control, the attachments (GridFS; on
+ * when attachment-cache-dir is set, as the embedded ones) and the ledger of visitor
+ * limits. The database is the one the URL names (`mongodb://host/tocsin`). Access control
+ * is always on: the users live in the database, and auth-default-access decides what
+ * anyone without credentials may do (read-write by default, as a server without auth).
+ */
+export async function openMongo(config: Config, log: StoreLog): Promise<Stores> {
+  const client = await connect(config.databaseUrl);
+  const opened: Closable[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const store of opened.reverse()) await store.close();
+    await client.close();
+  };
+  try {
+    const db = client.db();
+    const messages = await openMongoMessageStore(db, { capBytes: config.cacheSizeLimit, log });
+    opened.push(messages);
+    const jobs = openMongoJobs(db);
+    opened.push(jobs);
+    const auth = await MongoAuthStore.open(db);
+    opened.push(auth);
+    const attachments = config.attachmentCacheDir ? await GridFsAttachments.open(db) : undefined;
+    if (attachments) opened.push(attachments);
+    const ledger = await MongoSpendLedger.open(db);
+    const knownTopics = await messages.cache.topics();
+    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, ledger, close: closeAll };
+  } catch (err) {
+    await closeAll().catch(() => undefined);
+    throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Access control alone, for the admin commands: the store and its client close together. */
+export async function openMongoAuth(config: Config): Promise<AuthStore> {
+  const client = await connect(config.databaseUrl);
+  try {
+    return await MongoAuthStore.open(client.db(), client);
+  } catch (err) {
+    await client.close();
+    throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * Connects within 10 s, or stops the start with the reason (the password left out). A
+ * node needs few connections (one commit at a time, one tail, a few polls): at most 10
+ * unless the URL says otherwise; FerretDB 1.24 stopped answering under the driver's
+ * default of 100 per node.
+ */
+async function connect(url: string): Promise<MongoClient> {
+  const pool = /[?&]maxPoolSize=/i.test(url) ? {} : { maxPoolSize: 10 };
+  try {
+    return await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000, appName: 'tocsin', ...pool });
+  } catch (err) {
+    throw new ConfigError(`database-url ${redacted(url)}: cannot connect: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The URL without its credentials, for messages. */
+function redacted(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//…@');
+}
