@@ -11,3 +11,14 @@ export async function code(p: Promise<unknown>): Promise<number | undefined> {
     return err.code;
   }
 }
+
+/** The ntfy error code a call throws, or undefined when it returns; any other error fails the test. */
+export function codeOf(f: () => unknown): number | undefined {
+  try {
+    f();
+    return undefined;
+  } catch (err) {
+    assert.ok(err instanceof HttpError, String(err));
+    return err.code;
+  }
+}

@@ -3,10 +3,10 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { loadConfig } from '../../src/config/load.js';
-import { HttpError } from '../../src/model/errors.js';
 import { MongoSpendLedger } from '../../src/store/mongo/spend-ledger.js';
 import { ClusterLimits } from '../../src/visitors/cluster-limits.js';
 import { Visitors, type Visitor } from '../../src/visitors/visitors.js';
+import { codeOf } from '../support/errors.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 
 let ferret: Promise<FerretDb> | undefined;
@@ -47,18 +47,9 @@ async function startNodes(count: number, flags: Record<string, unknown>, clock?:
   return started;
 }
 
-const refusal = (f: () => void): number | undefined => {
-  try {
-    f();
-    return undefined;
-  } catch (err) {
-    assert.ok(err instanceof HttpError);
-    return err.code;
-  }
-};
 
 /** How many of `n` calls of `f` pass. */
-const passes = (n: number, f: () => void): number => Array.from({ length: n }, () => refusal(f)).filter((code) => code === undefined).length;
+const passes = (n: number, f: () => void): number => Array.from({ length: n }, () => codeOf(f)).filter((code) => code === undefined).length;
 
 describe('cluster-wide visitor limits (spend ledger on FerretDB)', { skip: ferretDbSkip(), timeout: 60_000 }, () => {
   it('requests on two nodes come out of one allowance; the first visit on a node is not reported', async () => {
@@ -72,7 +63,7 @@ describe('cluster-wide visitor limits (spend ledger on FerretDB)', { skip: ferre
     await b.limits.exchange();
     await a.limits.exchange();
     // a learned of b's five: 10 - 6 - 5 leaves it in debt.
-    assert.equal(refusal(() => a.visitor().request(clock.now)), 42901);
+    assert.equal(codeOf(() => a.visitor().request(clock.now)), 42901);
   });
 
   it('counts the day\'s messages and e-mails across nodes', async () => {
@@ -131,7 +122,7 @@ describe('cluster-wide visitor limits (spend ledger on FerretDB)', { skip: ferre
     let passed = 0;
     for (let i = 0; Date.now() - started < 3_000; i++) {
       const node = nodes[i % nodes.length] as Node;
-      if (refusal(() => node.visitor().request(Date.now())) === undefined) passed++;
+      if (codeOf(() => node.visitor().request(Date.now())) === undefined) passed++;
       if (i % 3 === 2) await sleep(1);
     }
     const elapsed = Date.now() - started;

@@ -2,18 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
 import type { User } from '../../src/model/access.js';
-import { HttpError } from '../../src/model/errors.js';
 import { Visitors } from '../../src/visitors/visitors.js';
+import { codeOf } from '../support/errors.js';
 
-const code = (f: () => void): number | undefined => {
-  try {
-    f();
-    return undefined;
-  } catch (err) {
-    assert.ok(err instanceof HttpError);
-    return err.code;
-  }
-};
 
 function visitors(flags: Record<string, unknown>, max = 100_000, clock = { now: 0 }): Visitors {
   return new Visitors(loadConfig({ flags }).config, { maxVisitors: max, now: () => clock.now });
@@ -23,9 +14,9 @@ describe('visitors', () => {
   it('allow the request burst, then one request per interval (42901)', () => {
     const clock = { now: 0 };
     const v = visitors({ 'visitor-request-limit-burst': 3, 'visitor-request-limit-replenish': '1s' }, 10, clock).of('203.0.113.5', undefined, undefined);
-    assert.deepEqual([0, 0, 0, 0].map(() => code(() => v.request(clock.now))), [undefined, undefined, undefined, 42901]);
+    assert.deepEqual([0, 0, 0, 0].map(() => codeOf(() => v.request(clock.now))), [undefined, undefined, undefined, 42901]);
     clock.now = 1000;
-    assert.deepEqual([0, 0].map(() => code(() => v.request(clock.now))), [undefined, 42901]);
+    assert.deepEqual([0, 0].map(() => codeOf(() => v.request(clock.now))), [undefined, 42901]);
   });
 
   it('never limit exempt hosts', () => {
@@ -36,13 +27,13 @@ describe('visitors', () => {
 
   it('count messages per day (42908) and subscriptions (42903)', () => {
     const v = visitors({ 'visitor-message-daily-limit': 2, 'visitor-subscription-limit': 1 }).of('203.0.113.5', undefined, undefined);
-    assert.deepEqual([0, 0, 0].map(() => code(() => v.message(1000))), [undefined, undefined, 42908]);
+    assert.deepEqual([0, 0, 0].map(() => codeOf(() => v.message(1000))), [undefined, undefined, 42908]);
     assert.equal(v.messages(1000), 2);
-    assert.equal(code(() => v.message(86_400_000 + 1)), undefined, 'a new day starts over');
+    assert.equal(codeOf(() => v.message(86_400_000 + 1)), undefined, 'a new day starts over');
     v.subscribe();
-    assert.equal(code(() => v.subscribe()), 42903);
+    assert.equal(codeOf(() => v.subscribe()), 42903);
     v.unsubscribe();
-    assert.equal(code(() => v.subscribe()), undefined);
+    assert.equal(codeOf(() => v.subscribe()), undefined);
   });
 
   it('spend daily bandwidth as a bucket of a day\'s bytes, refilled over the day; exempt hosts too', () => {
@@ -84,9 +75,9 @@ describe('visitors', () => {
     const second = registry.of('198.51.100.1', undefined, undefined);
     assert.notEqual(second, first, 'a first visit is not held as an object');
     assert.deepEqual([second.messages(0), second.emails(0)], [1, 1]);
-    assert.deepEqual([0, 0, 0].map(() => code(() => second.request(0))), [undefined, undefined, 42901]);
-    assert.deepEqual([0, 0].map(() => code(() => second.message(0))), [undefined, 42908]);
-    assert.equal(code(() => second.email(0)), 42902);
+    assert.deepEqual([0, 0, 0].map(() => codeOf(() => second.request(0))), [undefined, undefined, 42901]);
+    assert.deepEqual([0, 0].map(() => codeOf(() => second.message(0))), [undefined, 42908]);
+    assert.equal(codeOf(() => second.email(0)), 42902);
   });
 
   it('count a first visit\'s message on the regular visitor a concurrent request of its key made', () => {

@@ -20,6 +20,7 @@ import {
 } from './job-documents.js';
 import { saveUnique } from './job-unique.js';
 import { ensureIndexes } from './indexes.js';
+import { overviewOf } from '../job-rules.js';
 
 /**
  * Agenda's JobRepository on MongoDB, for several nodes sharing one database: every due
@@ -97,19 +98,7 @@ export class MongoJobRepository implements JobRepository {
 
   async getJobsOverview(): Promise<JobsOverview[]> {
     const now = new Date();
-    const overviews = new Map<string, JobsOverview>();
-    for (const doc of await this.jobs.find().sort({ name: 1 }).toArray()) {
-      const job = toJob(doc);
-      let o = overviews.get(job.name);
-      if (!o) {
-        o = { name: job.name, total: 0, running: 0, scheduled: 0, queued: 0, completed: 0, failed: 0, repeating: 0, paused: 0 };
-        overviews.set(job.name, o);
-      }
-      o.total++;
-      o[computeJobState(job, now)]++;
-      if (job.disabled === true) o.paused++;
-    }
-    return [...overviews.values()];
+    return overviewOf((await this.jobs.find().sort({ name: 1 }).toArray()).map(toJob), now);
   }
 
   async getDistinctJobNames(): Promise<string[]> {

@@ -1,4 +1,5 @@
 import type { JobParameters, UniqueOpts } from 'agenda';
+import { debouncedRun } from '../job-rules.js';
 import { definitionFields, fieldsOf, newDocument, type JobDocument } from './job-documents.js';
 
 /** What saving a `unique` job needs of the jobs' collection. */
@@ -19,21 +20,9 @@ export async function saveUnique(jobs: UniqueJobs, id: string, props: JobParamet
   const existing = await jobs.find(id);
   const debounce = uniqueOpts?.debounce;
   if (existing && uniqueOpts?.insertOnly && !debounce) return existing;
-  const now = new Date();
-  let { nextRunAt } = props;
-  let debounceStartedAt: Date | undefined;
-  if (debounce) {
-    const started = existing?.debounceStartedAt ?? now;
-    if (debounce.strategy === 'leading') {
-      if (existing) nextRunAt = existing.nextRunAt;
-      debounceStartedAt = started;
-    } else if (existing && debounce.maxWait && now.getTime() - started.getTime() >= debounce.maxWait) {
-      nextRunAt = now; // waited long enough: run now and start a new window
-    } else {
-      nextRunAt = new Date(now.getTime() + debounce.delay);
-      debounceStartedAt = started;
-    }
-  }
+  const { nextRunAt, debounceStartedAt } = debounce
+    ? debouncedRun(existing ?? undefined, props.nextRunAt, debounce, new Date())
+    : { nextRunAt: props.nextRunAt, debounceStartedAt: undefined };
   if (!existing) {
     const inserted = await jobs.insertOnce(newDocument(id, { ...props, nextRunAt, debounceStartedAt }, by));
     // Another node inserted it first: save onto theirs.

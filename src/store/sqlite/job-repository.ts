@@ -14,6 +14,7 @@ import {
   type RemoveJobsOptions,
 } from 'agenda';
 import type Database from 'better-sqlite3';
+import { debouncedRun, overviewOf } from '../job-rules.js';
 import { Statements } from './statements.js';
 import { writeFailure } from './write-error.js';
 
@@ -112,19 +113,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async getJobsOverview(): Promise<JobsOverview[]> {
-    const now = new Date();
-    const overviews = new Map<string, JobsOverview>();
-    for (const job of this.select(new Where(), 'name')) {
-      let o = overviews.get(job.name);
-      if (!o) {
-        o = { name: job.name, total: 0, running: 0, scheduled: 0, queued: 0, completed: 0, failed: 0, repeating: 0, paused: 0 };
-        overviews.set(job.name, o);
-      }
-      o.total++;
-      o[computeJobState(job, now)]++;
-      if (job.disabled === true) o.paused++;
-    }
-    return [...overviews.values()];
+    return overviewOf(this.select(new Where(), 'name'), new Date());
   }
 
   async getDistinctJobNames(): Promise<string[]> {
@@ -232,21 +221,9 @@ export class SqliteJobRepository implements JobRepository {
     const existing = this.select(where)[0];
     const debounce = uniqueOpts?.debounce;
     if (existing && uniqueOpts?.insertOnly && !debounce) return existing;
-    const now = new Date();
-    let { nextRunAt } = props;
-    let debounceStartedAt: Date | undefined;
-    if (debounce) {
-      const started = existing?.debounceStartedAt ?? now;
-      if (debounce.strategy === 'leading') {
-        if (existing) nextRunAt = existing.nextRunAt;
-        debounceStartedAt = started;
-      } else if (existing && debounce.maxWait && now.getTime() - started.getTime() >= debounce.maxWait) {
-        nextRunAt = now; // waited long enough: run now and start a new window
-      } else {
-        nextRunAt = new Date(now.getTime() + debounce.delay);
-        debounceStartedAt = started;
-      }
-    }
+    const { nextRunAt, debounceStartedAt } = debounce
+      ? debouncedRun(existing, props.nextRunAt, debounce, new Date())
+      : { nextRunAt: props.nextRunAt, debounceStartedAt: undefined };
     if (!existing) return this.insert({ ...by, nextRunAt, debounceStartedAt });
     return this.write({ ...merge(existing, by, definitionFields), nextRunAt, debounceStartedAt, lastModifiedBy });
   }
