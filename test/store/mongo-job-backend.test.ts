@@ -5,7 +5,7 @@ import { MongoClient } from 'mongodb';
 import type { ClaimedJob } from '../../src/store/mongo/job-documents.js';
 import { openMongoJobs } from '../../src/store/mongo/job-repository.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
-import { describeJobBackend } from './contracts/job-backend.contract.js';
+import { at, describeJobBackend, latch } from './contracts/job-backend.contract.js';
 
 let ferret: Promise<FerretDb> | undefined;
 const clients: MongoClient[] = [];
@@ -35,15 +35,6 @@ function agendaOn(backend: AgendaBackend, processEvery = 100): Agenda {
   return agenda;
 }
 
-/** Resolves when `count` calls of the returned `hit` were made. */
-function latch(count: number): { hit: () => void; done: Promise<void> } {
-  let left = count;
-  let open!: () => void;
-  const done = new Promise<void>((resolve) => (open = resolve));
-  return { hit: () => void (--left === 0 && open()), done };
-}
-
-const at = (offsetMs: number): Date => new Date(Date.now() + offsetMs);
 
 describe('MongoDB job backend (claims by unique insert, on FerretDB)', { skip: ferretDbSkip() }, () => {
   describeJobBackend('MongoDB', async (location) => {

@@ -5,14 +5,14 @@ import { Scheduler } from '../../../src/streams/scheduler.js';
 import { closedAfter, type Open } from './instances.js';
 
 /** Resolves when `count` calls of the returned `hit` were made. */
-function latch(count: number): { hit: () => void; done: Promise<void> } {
+export function latch(count: number): { hit: () => void; done: Promise<void> } {
   let left = count;
   let open!: () => void;
   const done = new Promise<void>((resolve) => (open = resolve));
   return { hit: () => void (--left === 0 && open()), done };
 }
 
-const at = (offsetMs: number): Date => new Date(Date.now() + offsetMs);
+export const at = (offsetMs: number): Date => new Date(Date.now() + offsetMs);
 
 /**
  * The contract of Agenda's backend (`AgendaBackend`) as Tocsin uses it (streams/scheduler.ts:
