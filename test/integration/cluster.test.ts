@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
-import { spawnServer, type ChildServer } from '../support/server.js';
+import { spawnServer, tempDir, type ChildServer } from '../support/server.js';
 
 /**
  * Three Tocsin processes on one MongoDB-wire database (FerretDB): they must behave as one
@@ -158,6 +158,21 @@ describe('three nodes on one MongoDB', { skip: ferretDbSkip(), timeout: 120_000 
     console.log(`# 3 nodes, burst 10: ${granted} of ${statuses.length} requests granted over 1.6 s (one node: 10, three apart: 30)`);
     assert.ok(granted >= 10 && granted < 30, `${granted} granted`);
     assert.deepEqual(statuses.slice(-6), [429, 429, 429, 429, 429, 429], 'all refuse once they have heard of each other');
+  });
+
+  it('an attachment uploaded on node 1 is downloaded whole and by range on node 2, within the visitor limits of all', async () => {
+    const dir = tempDir();
+    const { nodes } = await cluster('files', 2, ['--base-url', 'http://tocsin.test', '--attachment-cache-dir', dir, '--visitor-attachment-total-size-limit', '15']);
+    const [n1, n2] = nodes as [ChildServer, ChildServer];
+    const sent = await publish(`${n1.url}/files`, '0123456789', { Filename: 'digits.txt' }, 'PUT');
+    assert.equal(sent.status, 200);
+    const path = new URL((sent.json.attachment as Json).url as string).pathname;
+    const whole = await fetch(`${n2.url}${path}`);
+    assert.deepEqual([whole.status, await whole.text()], [200, '0123456789']);
+    const part = await fetch(`${n2.url}${path}`, { headers: { Range: 'bytes=2-5' } });
+    assert.deepEqual([part.status, part.headers.get('content-range'), await part.text()], [206, 'bytes 2-5/10', '2345']);
+    const over = await publish(`${n2.url}/files`, 'abcdefgh', { Filename: 'more.txt' }, 'PUT');
+    assert.deepEqual([over.status, over.json.code], [413, 41301], 'the 10 bytes stored through node 1 count on node 2');
   });
 
   it('a password change and a token revocation on node 1 take effect on node 2 within a second', async () => {
