@@ -4,6 +4,7 @@ import type { JobParameters, JobRepository } from 'agenda';
 import { MongoClient } from 'mongodb';
 import type { ClaimedJob } from '../../src/store/mongo/job-documents.js';
 import { openMongoJobs } from '../../src/store/mongo/job-repository.js';
+import { StoreWriteError } from '../../src/store/write-error.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 
 let ferret: Promise<FerretDb> | undefined;
@@ -31,6 +32,15 @@ function job(name: string, extra: Partial<JobParameters> = {}): JobParameters {
 }
 
 describe('MongoDB job repository (Agenda JobRepository on FerretDB)', { skip: ferretDbSkip() }, () => {
+  it('a job that cannot be saved because the database is unreachable fails as a StoreWriteError (a scheduled publish gets 503)', async () => {
+    const client = new MongoClient('mongodb://127.0.0.1:1/?directConnection=true', { serverSelectionTimeoutMS: 200 });
+    clients.push(client);
+    const repo = openMongoJobs(client.db('unreachable')).repository;
+    const err = await repo.saveJob(job('deliver'), opts).then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof StoreWriteError, String(err));
+    assert.equal(err.full, false);
+  });
+
   it('queryJobs filters by state, search and data, sorts and pages; the overview counts states', async () => {
     const repo = await repository();
     await repo.saveJob(job('alpha', { nextRunAt: at(-3000) }), opts);

@@ -21,6 +21,7 @@ import {
 import { saveUnique } from './job-unique.js';
 import { ensureIndexes } from './indexes.js';
 import { overviewOf } from '../job-rules.js';
+import { writeFailure } from './write-error.js';
 
 /**
  * Agenda's JobRepository on MongoDB, for several nodes sharing one database: every due
@@ -144,19 +145,26 @@ export class MongoJobRepository implements JobRepository {
 
   /** Agenda's save semantics: update by id, upsert `single` jobs by name, honour `unique` (with debounce), else insert. */
   async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
-    const { unique, uniqueOpts, ...props } = job as JobParameters;
-    const by = options?.lastModifiedBy;
+    try {
+      return (await this.save(job as JobParameters, options?.lastModifiedBy)) as JobParameters<DATA>;
+    } catch (err) {
+      throw writeFailure(err); // a scheduled publish is answered 507/503 when its job cannot be saved
+    }
+  }
+
+  private async save(job: JobParameters, by: string | undefined): Promise<JobParameters> {
+    const { unique, uniqueOpts, ...props } = job;
     if (props._id !== undefined) {
       // A job removed meanwhile stays removed; the caller gets its data back unchanged.
       const updated = await this.update(props._id, { ...fieldsOf(props, updateFields), name: props.name, lastModifiedBy: by ?? null });
-      return (updated ?? job) as JobParameters<DATA>;
+      return updated ?? job;
     }
-    if (props.type === 'single') return (await this.saveSingle(props, by)) as JobParameters<DATA>;
+    if (props.type === 'single') return this.saveSingle(props, by);
     if (unique) {
       const id = `unique:${props.name}:${canonicalJson(unique)}`;
-      return (await saveUnique(this.uniqueStore, id, props, uniqueOpts, by)) as JobParameters<DATA>;
+      return saveUnique(this.uniqueStore, id, props, uniqueOpts, by);
     }
-    return (await this.insert(newDocument(randomUUID(), props, by))) as JobParameters<DATA>;
+    return this.insert(newDocument(randomUUID(), props, by));
   }
 
   async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
