@@ -120,14 +120,18 @@ export class Visitors implements Holder {
   /** A visitor not held: its first visit, or its second, which makes it a regular. */
   private add(key: string, address: string, limits: VisitorLimits): Visitor {
     const now = this.now();
-    const visitor = new Visitor(key, contains(this.exempt, address), limits, now, this);
     const spent = this.firstVisits.arrive(key);
-    if (spent === 0) {
-      visitor.firstVisit = true;
-    } else {
-      visitor.recall(spent, now);
-      this.idle.set(key, visitor);
-    }
+    if (spent !== 0) return this.regular(key, address, limits, spent, now);
+    const visitor = new Visitor(key, contains(this.exempt, address), limits, now, this);
+    visitor.firstVisit = true;
+    return visitor;
+  }
+
+  /** A visitor held from now on in `idle`, charged what its first visit (if remembered) spent. */
+  private regular(key: string, address: string, limits: VisitorLimits, spent: number, now: number): Visitor {
+    const visitor = new Visitor(key, contains(this.exempt, address), limits, now, this);
+    if (spent !== 0) visitor.recall(spent, now);
+    this.idle.set(key, visitor);
     return visitor;
   }
 
@@ -195,13 +199,7 @@ export class Visitors implements Holder {
    */
   charge(key: string, spend: Spend): void {
     const now = this.now();
-    let visitor = this.find(key);
-    if (!visitor) {
-      visitor = new Visitor(key, contains(this.exempt, key.split('/')[0] as string), this.limits(undefined), now, this);
-      const spent = this.firstVisits.forget(key);
-      if (spent !== 0) visitor.recall(spent, now);
-      this.idle.set(key, visitor);
-    }
+    const visitor = this.find(key) ?? this.regular(key, key.split('/')[0] as string, this.limits(undefined), this.firstVisits.forget(key), now);
     visitor.charge(spend, now);
   }
 

@@ -11,7 +11,7 @@ interface Dropped {
 /**
  * Messages whose attachment expired: the capped log cannot rewrite their JSON, so replay
  * leaves the attachment out of the ones listed here. An ordinary collection, cleaned by
- * `prune` (FerretDB 1.24 has no TTL indexes: `expireAfterSeconds` is "not implemented").
+ * `prune`: FerretDB 1.24 refuses TTL indexes (`expireAfterSeconds`).
  */
 export class DroppedAttachments {
   private constructor(private readonly dropped: Collection<Dropped>) {}
