@@ -60,6 +60,11 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver 
     throw err;
   };
 
+  /** A Matrix push gateway request published, or refused past its JSON checks. */
+  matrixPublished(ok: boolean): void {
+    (ok ? this.ntfy.matrixSuccess : this.ntfy.matrixFailure).inc();
+  }
+
   /** A forwarded e-mail the relay took, or one given up on (refused, retries spent, or dropped from a full queue). */
   mailSent(ok: boolean): void {
     (ok ? this.ntfy.emailsSentSuccess : this.ntfy.emailsSentFailure).inc();

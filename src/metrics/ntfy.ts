@@ -6,8 +6,8 @@ import type { ServerState } from './state.js';
  * ntfy's metrics (server/server_metrics.go) under ntfy's names, types and labels, so
  * ntfy's Grafana dashboard (examples/grafana-dashboard) reads a Tocsin server unchanged.
  * ntfy registers every one of them whenever metrics are on, whether or not the server
- * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has no calls,
- * Matrix or Firebase yet: their counters exist and stay 0, nothing counts into them.
+ * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has no calls
+ * or Firebase: their counters exist and stay 0, nothing counts into them.
  * The state gauges are collected at scrape time (see state.ts); ntfy sets them once per
  * manager interval.
  */
@@ -41,8 +41,8 @@ export function ntfyMetrics(registry: Registry, requests: RequestCounts, state: 
     callsSuccess: counter('ntfy_calls_made_success', 'Phone calls made (not supported by Tocsin yet: always 0)'),
     callsFailure: counter('ntfy_calls_made_failure', 'Phone calls failed (not supported by Tocsin yet: always 0)'),
     unifiedPushSuccess: counter('ntfy_unifiedpush_published_success', 'UnifiedPush messages published (up=1)'),
-    matrixSuccess: counter('ntfy_matrix_published_success', 'Matrix push gateway messages published (not supported by Tocsin yet: always 0)'),
-    matrixFailure: counter('ntfy_matrix_published_failure', 'Matrix push gateway messages refused (not supported by Tocsin yet: always 0)'),
+    matrixSuccess: counter('ntfy_matrix_published_success', 'Matrix push gateway messages published'),
+    matrixFailure: counter('ntfy_matrix_published_failure', 'Matrix push gateway messages refused'),
     attachmentsSize: gauge('ntfy_attachments_total_size', 'Bytes of stored attachments, uploads in progress included', (s) => s.attachmentBytes()),
     visitors: gauge('ntfy_visitors_total', 'Visitors held in memory (addresses, networks and users on a tier)', (s) => s.visitors()),
     users: gauge('ntfy_users_total', 'Users in the auth-file (0 without one)', (s) => s.users()),

@@ -47,6 +47,7 @@ export const errors = {
   webSocketUpgradeMissing: row(40016, 400, 'invalid request: client not using the websocket protocol', `${docs}/subscribe/api/#websockets`),
   messageJsonInvalid: row(40017, 400, 'invalid request: request body must be message JSON', `${docs}/publish/#publish-as-json`),
   actionsInvalid: row(40018, 400, 'invalid request: actions invalid', `${docs}/publish/#action-buttons`),
+  matrixMessageInvalid: row(40019, 400, 'invalid request: Matrix JSON invalid', `${docs}/publish/#matrix-gateway`),
   iconUrlInvalid: row(40021, 400, 'invalid request: icon URL is invalid', `${docs}/publish/#icons`),
   signupNotEnabled: row(40022, 400, 'invalid request: signup not enabled', `${docs}/config`),
   noTokenProvided: row(40023, 400, 'invalid request: no token provided'),
@@ -77,6 +78,7 @@ export const errors = {
   provisionedUserChange: row(40905, 409, 'conflict: cannot change or delete provisioned user'),
   provisionedTokenChange: row(40906, 409, 'conflict: cannot change or delete provisioned token'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
+  entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
   entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
   tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),
   tooManyEmails: row(42902, 429, 'limit reached: too many emails', `${docs}/publish/#limitations`),
@@ -88,6 +90,7 @@ export const errors = {
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   internal: row(50001, 500, 'internal server error'),
+  missingBaseUrl: row(50003, 500, 'internal server error: base-url must be be configured for this feature', `${docs}/config/`),
   insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),
   // Tocsin's own (ntfy answers 50001 for any cache failure): the message was not stored, and a retry may succeed.
   cacheFull: row(50702, 507, 'insufficient storage: the message cache is full, the message was not stored'),

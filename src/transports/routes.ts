@@ -19,6 +19,7 @@ import { subscriptionLimit } from './guards/subscription-limit.js';
 import { topicLimit } from './guards/topic-limit.js';
 import { unifiedPushPayer } from './guards/unified-push.js';
 import { boolParam } from './http/params.js';
+import { matrixDiscovery, matrixNotify, matrixPath } from './matrix.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
@@ -122,6 +123,8 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/users$/, handle: admin.deleteUser },
   { methods: publishMethods, pattern: /^\/v1\/users\/access$/, handle: admin.allowAccess },
   { methods: ['DELETE'], pattern: /^\/v1\/users\/access$/, handle: admin.resetAccess },
+  { methods: ['GET'], pattern: matrixPath, handle: matrixDiscovery },
+  { methods: ['POST'], pattern: matrixPath, handle: matrixNotify(publishGuards) },
   {
     methods: ['GET'],
     pattern: /^\/v1\/stats$/,
