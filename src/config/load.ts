@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey } from './schema.js';
+import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type WebPushConfig } from './schema.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -93,6 +93,11 @@ function checkCombinations(c: Config): void {
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
+  const push = c.webPush;
+  if (push && (!push.publicKey || !push.privateKey || (!push.file && !c.databaseUrl) || !push.emailAddress || !c.baseUrl)) {
+    throw new ConfigError("if web push is enabled, web-push-private-key, web-push-public-key, web-push-file, web-push-email-address, and base-url should be set. run 'tocsin webpush keys' to generate keys");
+  }
+  if (push && push.expiryWarningMs > 0 && push.expiryWarningMs > push.expiryMs) throw new ConfigError('web push expiry warning duration cannot be higher than web push expiry duration');
   if (c.smtpServer && !c.smtpServer.domain) throw new ConfigError('if smtp-server-listen is set, smtp-server-domain must also be set');
 }
 
@@ -200,6 +205,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
+    webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[]),
     metrics: {
       enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
@@ -207,6 +213,21 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
+  };
+}
+
+function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[]): WebPushConfig {
+  // ntfy's webPushAllowedEndpointsPatterns: dots literal, * any characters, matched at the start.
+  const patterns = allowed.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.+'));
+  return {
+    publicKey: str('web-push-public-key'),
+    privateKey: str('web-push-private-key'),
+    file: str('web-push-file'),
+    emailAddress: str('web-push-email-address'),
+    startupQueries: str('web-push-startup-queries'),
+    expiryWarningMs: duration('web-push-expiry-warning-duration'),
+    expiryMs: duration('web-push-expiry-duration'),
+    allowedEndpoints: new RegExp(`^(?:${patterns.join('|')})`),
   };
 }
 

@@ -96,6 +96,18 @@ export const settings = {
     default: '256k',
     doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
   },
+  'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
+  'web-push-private-key': { kind: 'string', default: '', doc: 'VAPID private key' },
+  'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
+  'web-push-email-address': { kind: 'string', default: '', doc: 'Contact address the push services see in each push (VAPID sub)' },
+  'web-push-startup-queries': { kind: 'string', default: '', doc: 'SQL run against web-push-file at startup' },
+  'web-push-expiry-warning-duration': { kind: 'duration', default: '55d', doc: 'A subscription not renewed for this long gets a warning push' },
+  'web-push-expiry-duration': { kind: 'duration', default: '60d', doc: 'A subscription not renewed for this long is removed' },
+  'web-push-allowed-endpoints': {
+    kind: 'list',
+    default: ['https://*.google.com/', 'https://*.googleapis.com/', 'https://*.mozilla.com/', 'https://*.mozaws.net/', 'https://*.windows.com/', 'https://*.microsoft.com/', 'https://*.apple.com/'],
+    doc: 'Tocsin: push services browsers may subscribe with (URL prefixes, * any characters; fixed to these in ntfy)',
+  },
   'enable-metrics': { kind: 'bool', default: false, doc: 'Serve Prometheus metrics at GET /metrics on the main listener (unless metrics-listen-http is set)' },
   'metrics-listen-http': {
     kind: 'string',
@@ -121,6 +133,18 @@ export const reservedTopics: readonly string[] = ['docs', 'static', 'file', 'app
 export interface RateLimit {
   burst: number;
   replenishMs: number;
+}
+
+export interface WebPushConfig {
+  publicKey: string;
+  privateKey: string;
+  file: string;
+  emailAddress: string;
+  startupQueries: string;
+  expiryWarningMs: number;
+  expiryMs: number;
+  /** web-push-allowed-endpoints as one anchored pattern. */
+  allowedEndpoints: RegExp;
 }
 
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
@@ -178,6 +202,8 @@ export interface Config {
   attachmentExpiryDurationMs: number;
   visitorAttachmentTotalSizeLimit: number;
   visitorAttachmentDailyBandwidthLimit: number;
+  /** Web Push to browsers; undefined when off (no web-push-public-key). Durations in ms. */
+  webPush: WebPushConfig | undefined;
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */
   metrics: { enabled: boolean; listen: { host: string; port: number } | undefined };
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';

@@ -8,28 +8,35 @@ import type { Store } from './store.js';
 import { SqliteAuthStore } from './sqlite/auth-store.js';
 import { opening } from './sqlite/open-error.js';
 import { openSqliteStore } from './sqlite/store.js';
+import { SqliteWebPushStore } from './sqlite/webpush-store.js';
+import type { WebPushStore } from './webpush-store.js';
 
 /**
  * The embedded backend, used when database-url is unset: the cache and the jobs in one
  * SQLite file (cache-file; memory when empty), access control in its own SQLite file
- * (auth-file) and uploads as files (attachment-cache-dir). A store that fails to open
+ * (auth-file), browsers' push subscriptions in theirs (web-push-file, ntfy's schema) and
+ * uploads as files (attachment-cache-dir). A store that fails to open
  * closes the ones opened before it.
  */
 export async function openEmbedded(config: Config): Promise<Stores> {
   const { store, knownTopics } = await openCache(config);
   let auth: AuthStore | undefined;
+  let webPush: WebPushStore | undefined;
   try {
     auth = config.authFile ? await openAuthFile(config.authFile) : undefined;
+    webPush = config.webPush ? await openWebPushFile(config.webPush.file, config.webPush.startupQueries) : undefined;
     const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
     const close = async (): Promise<void> => {
       await store.close();
       await auth?.close();
+      await webPush?.close();
       await attachments?.close();
     };
-    return { ...store, knownTopics, auth, attachments, close };
+    return { ...store, knownTopics, auth, attachments, webPush, close };
   } catch (err) {
     await store.close();
     await auth?.close();
+    await webPush?.close();
     throw err;
   }
 }
@@ -63,5 +70,12 @@ function openAuthFile(file: string): Promise<AuthStore> {
   return opening('auth-file', file, async () => {
     mkdirSync(dirname(file), { recursive: true });
     return new SqliteAuthStore(file);
+  });
+}
+
+function openWebPushFile(file: string, startupQueries: string): Promise<WebPushStore> {
+  return opening('web-push-file', file, async () => {
+    mkdirSync(dirname(file), { recursive: true });
+    return new SqliteWebPushStore(file, startupQueries);
   });
 }

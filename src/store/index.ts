@@ -5,6 +5,7 @@ import type { AuthStore } from './auth-store.js';
 import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
+import type { WebPushStore } from './webpush-store.js';
 import { openMongo, openMongoAuth, type StoreLog } from './mongo/open.js';
 
 /**
@@ -21,6 +22,8 @@ export interface Stores extends Store {
   auth: AuthStore | undefined;
   /** Undefined without attachment-cache-dir: uploads are refused. */
   attachments: AttachmentStore | undefined;
+  /** Undefined without web-push-public-key: Web Push is off. */
+  webPush: WebPushStore | undefined;
   /** How nodes sharing the store share visitor limits; undefined for a store that serves one node. */
   ledger?: SpendLedger;
   /** Closes every store opened; the caller has stopped using them. */

@@ -8,6 +8,7 @@ import { GridFsAttachments } from './gridfs-attachments.js';
 import { openMongoJobs } from './job-repository.js';
 import { openMongoMessageStore } from './message-store.js';
 import { MongoSpendLedger } from './spend-ledger.js';
+import { MongoWebPushStore } from './webpush-store.js';
 
 interface Closable {
   close(): Promise<void>;
@@ -21,7 +22,8 @@ export interface StoreLog {
 /**
  * Every store on the MongoDB of `database-url`, shared with every node on it: the
  * message log and its live feed, the jobs, access control, the attachments (GridFS; on
- * when attachment-cache-dir is set, as the embedded ones) and the ledger of visitor
+ * when attachment-cache-dir is set, as the embedded ones), the browsers' push
+ * subscriptions (when web push is on; web-push-file is not used) and the ledger of visitor
  * limits. The database is the one the URL names (`mongodb://host/tocsin`). Access control
  * is always on: the users live in the database, and auth-default-access decides what
  * anyone without credentials may do (read-write by default, as a server without auth).
@@ -43,9 +45,10 @@ export async function openMongo(config: Config, log: StoreLog): Promise<Stores> 
     opened.push(auth);
     const attachments = config.attachmentCacheDir ? await GridFsAttachments.open(db) : undefined;
     if (attachments) opened.push(attachments);
+    const webPush = config.webPush ? await MongoWebPushStore.open(db) : undefined;
     const ledger = await MongoSpendLedger.open(db);
     const knownTopics = await messages.cache.topics();
-    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, ledger, close: closeAll };
+    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, webPush, ledger, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
