@@ -22,6 +22,7 @@ import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
 import { MailerThread } from './mail/outbound/mailer-thread.js';
 import { metricsApp } from './metrics/endpoint.js';
+import { WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
 import { clientAddressOf } from './transports/client.js';
@@ -66,12 +67,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   );
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
+  const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log });
   const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
     observer: metrics,
+    forward: webPush && ((event) => webPush.delivered(event)),
   });
   const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
@@ -91,6 +94,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     counters: { slowSubscribersDropped: 0 },
     metrics,
     mailer,
+    webPush,
   };
   metrics?.watch(stateOf(ctx));
 
@@ -122,6 +126,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await clusterLimits?.stop();
       await publisher.drain();
       await mailer?.close();
+      await webPush?.settled();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
       await stats.save();

@@ -4,6 +4,7 @@ import { registerServe } from './serve.js';
 import { registerTier } from './tier.js';
 import { registerToken } from './token.js';
 import { registerUser } from './user.js';
+import { registerWebPush } from './webpush.js';
 
 const program = new Command('tocsin')
   .description('Self-hosted publish/subscribe notification server that speaks the ntfy protocol')
@@ -14,4 +15,5 @@ registerUser(program);
 registerAccess(program);
 registerToken(program);
 registerTier(program);
+registerWebPush(program);
 await program.parseAsync(process.argv);

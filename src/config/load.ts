@@ -217,8 +217,9 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
 }
 
 function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[]): WebPushConfig {
-  // ntfy's webPushAllowedEndpointsPatterns: dots literal, * any characters, matched at the start.
-  const patterns = allowed.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.+'));
+  // As ntfy's webPushAllowedEndpointsPatterns, matched at the start, but * stays within the
+  // host: ntfy's .+ lets https://evil.example/x.google.com/ pass as a Google endpoint.
+  const patterns = allowed.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/?#@]+'));
   return {
     publicKey: str('web-push-public-key'),
     privateKey: str('web-push-private-key'),

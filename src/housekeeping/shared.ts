@@ -4,16 +4,17 @@ import type { ServerContext } from '../transports/context.js';
 /**
  * The housekeeping of the stores every node shares, run as one Agenda job so that one node
  * at a time does it (see Scheduler): expired messages, expired tokens, and expired
- * attachments with their entry in the cached messages. Errors are logged; the next run
- * tries again.
+ * attachments with their entry in the cached messages, and web push subscriptions not
+ * renewed in time (warned, then removed). Errors are logged; the next run tries again.
  */
-export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache' | 'access' | 'attachments'>): Promise<void> {
+export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache' | 'access' | 'attachments' | 'webPush'>): Promise<void> {
   try {
     const pruned = await ctx.cache.prune(nowSeconds());
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
-    ctx.log.debug({ pruned, expiredFiles: expiredFiles.length }, 'shared housekeeping');
+    const webPush = await ctx.webPush?.housekeep(nowSeconds());
+    ctx.log.debug({ pruned, expiredFiles: expiredFiles.length, webPush }, 'shared housekeeping');
   } catch (err) {
     ctx.log.error({ err }, 'shared housekeeping failed');
   }

@@ -10,7 +10,17 @@ export interface PublishOptions {
   cache: boolean;
   /** Deliver now; false for a scheduled message, delivered by its job at `message.time`. */
   deliver: boolean;
+  /** Sent by a UnifiedPush app server (`up=1`): not forwarded upstream (see `Forward`). */
+  unifiedPush?: boolean;
 }
+
+/**
+ * Where every event this server committed goes once it went live, besides the live feed:
+ * the push gateways (Web Push, the upstream poll request). Called once per event on the
+ * node that committed it (or released it, for a scheduled message), after the publishers
+ * were answered; it must only queue its work.
+ */
+export type Forward = (event: Outbound, unifiedPush: boolean) => void;
 
 /** The scheduler as the publisher uses it (see Scheduler). */
 export interface DeliverySchedule {
@@ -44,6 +54,7 @@ export interface PublisherOptions {
   onCommitError(err: unknown, count: number): void;
   onCancelError(err: unknown): void;
   observer?: PublishObserver | undefined;
+  forward?: Forward | undefined;
 }
 
 /**
@@ -119,9 +130,11 @@ export class Publisher {
     this.options.observer?.committed(batch.length);
     let next = 0;
     const live: Outbound[] = [];
+    const unifiedPush = new Set<Outbound>();
     const events = publishes.map((p, i) => {
       const event = Outbound.of(p.message, jsons[i] as string, p.cache ? seqs[next++] : undefined);
       if (p.deliver) live.push(event);
+      if (p.unifiedPush) unifiedPush.add(event);
       return event;
     });
     live.push(...released);
@@ -131,6 +144,8 @@ export class Publisher {
     publishes.forEach((p, i) => p.resolve(events[i] as Outbound));
     this.published += publishes.length;
     for (const r of releases) r.resolve();
+    const forward = this.options.forward;
+    if (forward) for (const event of live) forward(event, unifiedPush.has(event));
     // A replaced message's job would find nothing to deliver; dropping it keeps the job store small.
     if (replaced.length > 0) this.schedule.cancel(replaced).catch(this.options.onCancelError);
   }

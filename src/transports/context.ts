@@ -3,6 +3,7 @@ import type { AccessControl } from '../auth/access-control.js';
 import type { Config } from '../config/schema.js';
 import type { MailSender } from '../mail/outbound/mailer.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { WebPush } from '../push/web-push.js';
 import type { HttpError } from '../model/errors.js';
 import type { AttachmentStore } from '../store/attachment-store.js';
 import type { LiveFeed } from '../store/live-feed.js';
@@ -51,6 +52,8 @@ export interface ServerContext {
   metrics: Metrics | undefined;
   /** Forwards X-Email messages; undefined without smtp-sender-addr. */
   mailer: MailSender | undefined;
+  /** Pushes messages to subscribed browsers; undefined without web-push-public-key. */
+  webPush: WebPush | undefined;
 }
 
 /** What an Exchange tells of each error it answers: the rejection log and the request counts. */

@@ -20,6 +20,7 @@ import { topicLimit } from './guards/topic-limit.js';
 import { unifiedPushPayer } from './guards/unified-push.js';
 import { boolParam } from './http/params.js';
 import { matrixDiscovery, matrixNotify, matrixPath } from './matrix.js';
+import { deleteWebPush, updateWebPush } from './webpush.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
@@ -123,6 +124,8 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/users$/, handle: admin.deleteUser },
   { methods: publishMethods, pattern: /^\/v1\/users\/access$/, handle: admin.allowAccess },
   { methods: ['DELETE'], pattern: /^\/v1\/users\/access$/, handle: admin.resetAccess },
+  { methods: ['POST'], pattern: /^\/v1\/webpush$/, handle: updateWebPush },
+  { methods: ['DELETE'], pattern: /^\/v1\/webpush$/, handle: deleteWebPush },
   { methods: ['GET'], pattern: matrixPath, handle: matrixDiscovery },
   { methods: ['POST'], pattern: matrixPath, handle: matrixNotify(publishGuards) },
   {

@@ -76,6 +76,21 @@ describe('config', () => {
     assert.deepEqual([loadConfig().config.smtpSender, loadConfig().config.smtpServer], [undefined, undefined]);
   });
 
+  it('web push: all of its keys and base-url, or none (as ntfy); the warning no later than the expiry', () => {
+    const full = { 'web-push-public-key': 'pub', 'web-push-private-key': 'priv', 'web-push-file': '/tmp/wp.db', 'web-push-email-address': 'a@b.c', 'base-url': 'https://n.example' };
+    const need = /if web push is enabled, web-push-private-key, web-push-public-key, web-push-file, web-push-email-address, and base-url should be set/;
+    for (const key of Object.keys(full)) {
+      assert.throws(() => loadConfig({ flags: { ...full, [key]: '' } }), need, key);
+    }
+    assert.throws(() => loadConfig({ flags: { ...full, 'web-push-expiry-warning-duration': '61d' } }), /web push expiry warning duration cannot be higher than web push expiry duration/);
+    const { config } = loadConfig({ flags: { ...full, 'web-push-file': '', 'database-url': 'mongodb://db/tocsin' } });
+    assert.equal(config.webPush?.file, '', 'with database-url the subscriptions are kept there');
+    const web = loadConfig({ flags: full }).config.webPush;
+    assert.deepEqual([web?.expiryWarningMs, web?.expiryMs], [55 * 86_400_000, 60 * 86_400_000]);
+    assert.deepEqual(['https://fcm.googleapis.com/fcm/send/x', 'https://updates.push.services.mozilla.com/wpush/v2/x', 'https://web.push.apple.com/x', 'https://evil.example/https://x.google.com/', 'http://fcm.googleapis.com/x'].map((e) => web?.allowedEndpoints.test(e)), [true, true, true, false, false]);
+    assert.equal(loadConfig().config.webPush, undefined);
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });

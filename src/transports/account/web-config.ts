@@ -4,7 +4,7 @@ import type { Exchange } from '../http/respond.js';
 
 /**
  * What ntfy's web app reads at start (apiConfigResponse): which account features this
- * server offers. Payments, calls and web push are not offered by Tocsin (yet).
+ * server offers. Payments and calls are not offered by Tocsin (yet).
  */
 function webConfig(config: Config): Record<string, unknown> {
   return {
@@ -16,9 +16,9 @@ function webConfig(config: Config): Record<string, unknown> {
     enable_calls: false,
     enable_emails: config.smtpSender !== undefined, // ntfy tells whether smtp-sender-from is set; here, whether mail goes out
     enable_reservations: config.enableReservations,
-    enable_web_push: false,
+    enable_web_push: config.webPush !== undefined,
     billing_contact: '',
-    web_push_public_key: '',
+    web_push_public_key: config.webPush?.publicKey ?? '',
     disallowed_topics: config.disallowedTopics,
   };
 }

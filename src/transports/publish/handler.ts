@@ -90,7 +90,7 @@ async function store(gate: Gate, topic: string, sequenceId: string | undefined, 
   await runGuards(guards.message, { gate, unifiedPush, email });
   if (upload) await storeUpload(gate, message, upload.name, body, rest, guards.upload);
   if (template) await renderTemplated(message, template, body, ctx.config);
-  const event = await ctx.publisher.publish(message, { cache, deliver });
+  const event = await ctx.publisher.publish(message, { cache, deliver, unifiedPush });
   if (email) ctx.mailer?.send(message, email, clientAddressOf(ctx, req)); // queued: the publisher never waits for the relay
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
   return { event, unifiedPush };

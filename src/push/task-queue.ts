@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+
+export interface TaskQueueOptions {
+  /** Tasks running at once. */
+  concurrency: number;
+  /** Tasks waiting at most; further ones are dropped, counted and logged. */
+  limit: number;
+  /** What the queue is for, in its log lines. */
+  name: string;
+}
+
+/**
+ * Work that must never hold up a publish (a push to a browser, a poll request upstream):
+ * `push` only queues and returns; tasks run `concurrency` at a time after it. A queue
+ * that is full drops the task rather than grow the heap behind a slow or dead peer; the
+ * drops are counted and logged at most once a second. A task reports its own failures;
+ * one that throws anyway is logged.
+ */
+export class TaskQueue {
+  private readonly waiting: (() => Promise<void>)[] = [];
+  private active = 0;
+  private readonly idle: (() => void)[] = [];
+  private droppedSinceLog = 0;
+  private loggedAt = 0;
+  /** Tasks dropped since start. */
+  dropped = 0;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly options: TaskQueueOptions,
+  ) {}
+
+  push(task: () => Promise<void>): void {
+    if (this.waiting.length >= this.options.limit) return this.drop();
+    this.waiting.push(task);
+    this.next();
+  }
+
+  /** Resolves once nothing runs or waits (at shutdown, and in tests). */
+  settled(): Promise<void> {
+    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private next(): void {
+    while (this.active < this.options.concurrency && this.waiting.length > 0) {
+      const task = this.waiting.shift() as () => Promise<void>;
+      this.active++;
+      task()
+        .catch((err: unknown) => this.log.error({ err, queue: this.options.name }, 'a queued task failed'))
+        .finally(() => {
+          this.active--;
+          this.next();
+          if (this.active === 0 && this.waiting.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+        });
+    }
+  }
+
+  private drop(): void {
+    this.dropped++;
+    this.droppedSinceLog++;
+    const now = Date.now();
+    if (now - this.loggedAt < 1_000) return;
+    this.log.warn({ queue: this.options.name, dropped: this.droppedSinceLog, limit: this.options.limit }, 'tasks dropped: the queue is full');
+    this.loggedAt = now;
+    this.droppedSinceLog = 0;
+  }
+}

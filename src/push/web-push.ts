@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import webpush from 'web-push';
+import { ConfigError } from '../config/load.js';
+import type { WebPushConfig } from '../config/schema.js';
+import type { Outbound } from '../model/outbound.js';
+import type { WebPushStore, WebPushSubscription } from '../store/webpush-store.js';
+import { TaskQueue } from './task-queue.js';
+
+/** A push service that does not answer within this long is given up on (the push is lost, the subscription kept). */
+const sendTimeoutMs = 10_000;
+
+/**
+ * Web Push to browsers (ntfy's server_webpush.go): every message that goes live is pushed
+ * to each browser subscribed to its topic, encrypted for it (RFC 8291, aes128gcm) and
+ * signed with the server's VAPID key (RFC 8292) by the `web-push` package; the request
+ * itself goes out with fetch, so it is bounded in time. Pushes run on a queue after the
+ * publish was answered, 8 at a time, at most 10,000 waiting (a dead push service cannot
+ * hold up publishing or grow the heap). A push service answering 404 or 410 has dropped
+ * the subscription (RFC 8030 §7.3): it is removed.
+ */
+export class WebPush {
+  private readonly queue: TaskQueue;
+  private readonly vapid: webpush.VapidKeys & { subject: string };
+
+  constructor(
+    readonly store: WebPushStore,
+    private readonly config: WebPushConfig,
+    private readonly options: { baseUrl: string; ttlSeconds: number; log: Logger },
+  ) {
+    // ntfy's webpush-go adds mailto: to a bare address; web-push wants the URI.
+    const subject = /^(mailto|https):/.test(config.emailAddress) ? config.emailAddress : `mailto:${config.emailAddress}`;
+    this.vapid = { subject, publicKey: config.publicKey, privateKey: config.privateKey };
+    try {
+      webpush.getVapidHeaders(options.baseUrl, subject, config.publicKey, config.privateKey, 'aes128gcm');
+    } catch (err) {
+      throw new ConfigError(`web-push-public-key, web-push-private-key or web-push-email-address: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.queue = new TaskQueue(options.log, { name: 'web push', concurrency: 8, limit: 10_000 });
+  }
+
+  /** ntfy's web app accepts subscriptions only with push services it knows (web-push-allowed-endpoints). */
+  allows(endpoint: string): boolean {
+    return this.config.allowedEndpoints.test(endpoint);
+  }
+
+  /**
+   * A message went live: queues its push to every browser subscribed to its topic, with
+   * ntfy's payload — the message's JSON as stored, its topic's URL as `subscription_id`.
+   */
+  delivered(event: Outbound): void {
+    if (event.head.event !== 'message') return; // ntfy's service worker shows every push it gets as a notification
+    const topic = event.head.topic;
+    const payload = `{"event":"message","subscription_id":${JSON.stringify(`${this.options.baseUrl}/${topic}`)},"message":${event.json}}`;
+    this.queue.push(async () => {
+      for (const subscription of await this.store.forTopic(topic)) this.queue.push(() => this.send(subscription, payload).then(() => undefined));
+    });
+  }
+
+  /**
+   * The housekeeping (ntfy's pruneAndNotifyWebPushSubscriptions): removes subscriptions
+   * not renewed for web-push-expiry-duration, then warns those not renewed for
+   * web-push-expiry-warning-duration (the web app renews on its next start). A duration of
+   * 0 turns its part off. `now` in Unix seconds.
+   */
+  async housekeep(now: number): Promise<{ removed: number; warned: number }> {
+    const { expiryMs, expiryWarningMs } = this.config;
+    const removed = expiryMs > 0 ? await this.store.removeExpired(now - expiryMs / 1000) : 0;
+    if (expiryWarningMs <= 0) return { removed, warned: 0 };
+    const warned: string[] = [];
+    for (const subscription of await this.store.expiring(now - expiryWarningMs / 1000)) {
+      if (await this.send(subscription, '{"event":"subscription_expiring"}')) warned.push(subscription.id);
+    }
+    await this.store.markWarned(warned, now);
+    return { removed, warned: warned.length };
+  }
+
+  /** Resolves once every queued push was sent or given up on. */
+  settled(): Promise<void> {
+    return this.queue.settled();
+  }
+
+  /** Pushes `payload` to one browser; true when its push service took it. Failures are logged, never thrown. */
+  private async send(subscription: WebPushSubscription, payload: string): Promise<boolean> {
+    const { log } = this.options;
+    const context = { webPushSubscriptionId: subscription.id, endpoint: subscription.endpoint };
+    try {
+      const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { auth: subscription.auth, p256dh: subscription.p256dh } }, payload, {
+        vapidDetails: this.vapid,
+        TTL: this.options.ttlSeconds,
+        urgency: 'high', // as ntfy: iOS delivers only these reliably
+        contentEncoding: 'aes128gcm',
+      });
+      const headers = Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-length').map(([name, value]) => [name, String(value)] as [string, string]);
+      const res = await fetch(request.endpoint, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(sendTimeoutMs) });
+      await res.body?.cancel();
+      if (res.ok) return true;
+      if (res.status === 404 || res.status === 410) {
+        await this.store.removeByEndpoint(subscription.endpoint);
+        log.debug({ ...context, status: res.status }, 'web push subscription gone; removed');
+      } else {
+        log.warn({ ...context, status: res.status }, 'web push refused by the push service');
+      }
+    } catch (err) {
+      log.warn({ ...context, err }, 'web push failed');
+    }
+    return false;
+  }
+}
