@@ -22,6 +22,7 @@ import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
 import { MailerThread } from './mail/outbound/mailer-thread.js';
 import { metricsApp } from './metrics/endpoint.js';
+import { Upstream } from './push/upstream.js';
 import { WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
@@ -68,13 +69,17 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
   const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log });
+  const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
   const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
     onCancelError: (err) => log.warn({ err }, 'dropping the job of a replaced scheduled message failed; it will find nothing to deliver'),
     observer: metrics,
-    forward: webPush && ((event) => webPush.delivered(event)),
+    forward: (webPush || upstream) && ((event, unifiedPush) => {
+      webPush?.delivered(event);
+      upstream?.delivered(event, unifiedPush);
+    }),
   });
   const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
@@ -127,6 +132,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await publisher.drain();
       await mailer?.close();
       await webPush?.settled();
+      await upstream?.settled();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
       await stats.save();

@@ -93,6 +93,10 @@ function checkCombinations(c: Config): void {
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
+  const upstream = c.upstream?.baseUrl;
+  if (upstream !== undefined && !/^https?:\/\//.test(upstream)) throw new ConfigError('if set, upstream-base-url must start with http:// or https://');
+  if (upstream?.endsWith('/')) throw new ConfigError('if set, upstream-base-url must not end with a slash (/)');
+  if (upstream !== undefined && !c.baseUrl) throw new ConfigError('if upstream-base-url is set, base-url must also be set');
   const push = c.webPush;
   if (push && (!push.publicKey || !push.privateKey || (!push.file && !c.databaseUrl) || !push.emailAddress || !c.baseUrl)) {
     throw new ConfigError("if web push is enabled, web-push-private-key, web-push-public-key, web-push-file, web-push-email-address, and base-url should be set. run 'tocsin webpush keys' to generate keys");
@@ -205,6 +209,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
+    upstream: str('upstream-base-url') === '' ? undefined : { baseUrl: str('upstream-base-url'), accessToken: str('upstream-access-token') },
     webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[]),
     metrics: {
       enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',

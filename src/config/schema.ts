@@ -96,6 +96,8 @@ export const settings = {
     default: '256k',
     doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
   },
+  'upstream-base-url': { kind: 'string', default: '', doc: 'Server to send poll requests to for iOS instant notifications, e.g. https://ntfy.sh (needs base-url)' },
+  'upstream-access-token': { kind: 'string', default: '', doc: 'Access token for upstream-base-url, if its limits or access control need one' },
   'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
   'web-push-private-key': { kind: 'string', default: '', doc: 'VAPID private key' },
   'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
@@ -133,6 +135,11 @@ export const reservedTopics: readonly string[] = ['docs', 'static', 'file', 'app
 export interface RateLimit {
   burst: number;
   replenishMs: number;
+}
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  accessToken: string;
 }
 
 export interface WebPushConfig {
@@ -202,6 +209,8 @@ export interface Config {
   attachmentExpiryDurationMs: number;
   visitorAttachmentTotalSizeLimit: number;
   visitorAttachmentDailyBandwidthLimit: number;
+  /** Poll requests for iOS; undefined without upstream-base-url. */
+  upstream: UpstreamConfig | undefined;
   /** Web Push to browsers; undefined when off (no web-push-public-key). Durations in ms. */
   webPush: WebPushConfig | undefined;
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */

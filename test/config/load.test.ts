@@ -91,6 +91,15 @@ describe('config', () => {
     assert.equal(loadConfig().config.webPush, undefined);
   });
 
+  it('upstream: an http(s) URL without a trailing slash, and base-url (as ntfy)', () => {
+    const base = { 'base-url': 'https://n.example' };
+    assert.throws(() => loadConfig({ flags: { ...base, 'upstream-base-url': 'ntfy.sh' } }), /if set, upstream-base-url must start with http:\/\/ or https:\/\//);
+    assert.throws(() => loadConfig({ flags: { ...base, 'upstream-base-url': 'https://ntfy.sh/' } }), /if set, upstream-base-url must not end with a slash/);
+    assert.throws(() => loadConfig({ flags: { 'upstream-base-url': 'https://ntfy.sh' } }), /if upstream-base-url is set, base-url must also be set/);
+    const { config } = loadConfig({ flags: { ...base, 'upstream-base-url': 'https://ntfy.sh', 'upstream-access-token': 'tk_x' } });
+    assert.deepEqual([config.upstream, loadConfig().config.upstream], [{ baseUrl: 'https://ntfy.sh', accessToken: 'tk_x' }, undefined]);
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
