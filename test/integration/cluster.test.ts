@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
+import webpush from 'web-push';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { PushService } from '../support/push-service.js';
 import { spawnServer, tempDir, type ChildServer } from '../support/server.js';
 
 /**
@@ -173,6 +175,23 @@ describe('three nodes on one MongoDB', { skip: ferretDbSkip(), timeout: 120_000 
     assert.deepEqual([part.status, part.headers.get('content-range'), await part.text()], [206, 'bytes 2-5/10', '2345']);
     const over = await publish(`${n2.url}/files`, 'abcdefgh', { Filename: 'more.txt' }, 'PUT');
     assert.deepEqual([over.status, over.json.code], [413, 41301], 'the 10 bytes stored through node 1 count on node 2');
+  });
+
+  it('a browser subscribed for web push through node 1 gets each message published on node 2 once', async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const service = await PushService.start(vapid.publicKey);
+    const settings = ['--base-url', 'http://tocsin.test', '--web-push-public-key', vapid.publicKey, '--web-push-private-key', vapid.privateKey];
+    const { nodes } = await cluster('webpush', 2, [...settings, '--web-push-email-address', 'a@tocsin.test', '--web-push-allowed-endpoints', `${service.url}/push/`]);
+    const [n1, n2] = nodes as [ChildServer, ChildServer];
+    const browser = service.browser('b');
+    const body = JSON.stringify({ endpoint: browser.endpoint, auth: browser.auth, p256dh: browser.p256dh, topics: ['news'] });
+    assert.equal((await fetch(`${n1.url}/v1/webpush`, { method: 'POST', body })).status, 200);
+    for (const text of ['first', 'second']) {
+      assert.equal((await publish(`${n2.url}/news`, text)).status, 200);
+      const push = await service.pushes.take(10_000);
+      assert.equal((push.payload.message as Json).message, text);
+    }
+    assert.deepEqual([service.received, service.problems], [2, []], 'each once: only the committing node pushes');
   });
 
   it('a password change and a token revocation on node 1 take effect on node 2 within a second', async () => {
