@@ -11,7 +11,8 @@ export interface TaskQueueOptions {
 
 /**
  * Work that must never hold up a publish (a push to a browser, a poll request upstream):
- * `push` only queues and returns; tasks run `concurrency` at a time after it. A queue
+ * `push` only queues and returns; tasks start in a later event-loop turn (setImmediate),
+ * `concurrency` at a time. A queue
  * that is full drops the task rather than grow the heap behind a slow or dead peer; the
  * drops are counted and logged at most once a second. A task reports its own failures;
  * one that throws anyway is logged.
@@ -20,6 +21,7 @@ export class TaskQueue {
   private readonly waiting: (() => Promise<void>)[] = [];
   private active = 0;
   private readonly idle: (() => void)[] = [];
+  private startScheduled = false;
   private droppedSinceLog = 0;
   private loggedAt = 0;
   /** Tasks dropped since start. */
@@ -33,7 +35,14 @@ export class TaskQueue {
   push(task: () => Promise<void>): void {
     if (this.waiting.length >= this.options.limit) return this.drop();
     this.waiting.push(task);
-    this.next();
+    // Started in a later turn: the synchronous start of a task (a store query, building a
+    // request) must not run before the publishers of this turn are answered.
+    if (this.startScheduled) return;
+    this.startScheduled = true;
+    setImmediate(() => {
+      this.startScheduled = false;
+      this.next();
+    });
   }
 
   /** Resolves once nothing runs or waits (at shutdown, and in tests). */

@@ -19,7 +19,9 @@ describe('task queue', () => {
     const queue = new TaskQueue(log.logger, { name: 't', concurrency: 2, limit: 10 });
     const tasks = [gate(), gate(), gate(), gate()];
     for (const t of tasks) queue.push(t.task);
-    assert.deepEqual(tasks.map((t) => t.started), [true, true, false, false], 'push returns before any waits');
+    assert.deepEqual(tasks.map((t) => t.started), [false, false, false, false], 'push only queues');
+    await new Promise(setImmediate);
+    assert.deepEqual(tasks.map((t) => t.started), [true, true, false, false], 'a later turn starts as many as may run');
     tasks[1]?.finish();
     await new Promise(setImmediate);
     assert.deepEqual(tasks.map((t) => t.started), [true, true, true, false]);
@@ -36,6 +38,7 @@ describe('task queue', () => {
     const queue = new TaskQueue(log.logger, { name: 'pushes', concurrency: 1, limit: 2 });
     const running = gate();
     queue.push(running.task);
+    await new Promise(setImmediate);
     const ran: number[] = [];
     for (let i = 0; i < 5; i++) queue.push(() => Promise.resolve(void ran.push(i)));
     assert.equal(queue.dropped, 3);
