@@ -101,6 +101,8 @@ function checkCombinations(c: Config): void {
   if (push && (!push.publicKey || !push.privateKey || (!push.file && !c.databaseUrl) || !push.emailAddress || !c.baseUrl)) {
     throw new ConfigError("if web push is enabled, web-push-private-key, web-push-public-key, web-push-file, web-push-email-address, and base-url should be set. run 'tocsin webpush keys' to generate keys");
   }
+  if (push && Buffer.from(push.publicKey, 'base64url').length !== 65) throw new ConfigError("invalid web-push-public-key: not a base64url P-256 public key (65 bytes); run 'tocsin webpush keys' to generate keys");
+  if (push && Buffer.from(push.privateKey, 'base64url').length !== 32) throw new ConfigError("invalid web-push-private-key: not a base64url P-256 private key (32 bytes); run 'tocsin webpush keys' to generate keys");
   if (push && push.expiryWarningMs > 0 && push.expiryWarningMs > push.expiryMs) throw new ConfigError('web push expiry warning duration cannot be higher than web push expiry duration');
   if (c.smtpServer && !c.smtpServer.domain) throw new ConfigError('if smtp-server-listen is set, smtp-server-domain must also be set');
 }

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import webpush from 'web-push';
-import { ConfigError } from '../config/load.js';
 import type { WebPushConfig } from '../config/schema.js';
 import type { Outbound } from '../model/outbound.js';
 import type { WebPushStore, WebPushSubscription } from '../store/webpush-store.js';
@@ -40,11 +39,6 @@ export class WebPush {
     // ntfy's webpush-go adds mailto: to a bare address; web-push wants the URI.
     const subject = /^(mailto|https):/.test(config.emailAddress) ? config.emailAddress : `mailto:${config.emailAddress}`;
     this.vapid = { subject, publicKey: config.publicKey, privateKey: config.privateKey };
-    try {
-      webpush.getVapidHeaders(options.baseUrl, subject, config.publicKey, config.privateKey, 'aes128gcm');
-    } catch (err) {
-      throw new ConfigError(`web-push-public-key, web-push-private-key or web-push-email-address: ${err instanceof Error ? err.message : String(err)}`);
-    }
     this.queue = new TaskQueue(options.log, { name: 'web push', concurrency: 8, limit: 10_000 });
   }
 

@@ -77,11 +77,13 @@ describe('config', () => {
   });
 
   it('web push: all of its keys and base-url, or none (as ntfy); the warning no later than the expiry', () => {
-    const full = { 'web-push-public-key': 'pub', 'web-push-private-key': 'priv', 'web-push-file': '/tmp/wp.db', 'web-push-email-address': 'a@b.c', 'base-url': 'https://n.example' };
+    const full = { 'web-push-public-key': `B${'A'.repeat(86)}`, 'web-push-private-key': 'A'.repeat(43), 'web-push-file': '/tmp/wp.db', 'web-push-email-address': 'a@b.c', 'base-url': 'https://n.example' };
     const need = /if web push is enabled, web-push-private-key, web-push-public-key, web-push-file, web-push-email-address, and base-url should be set/;
     for (const key of Object.keys(full)) {
       assert.throws(() => loadConfig({ flags: { ...full, [key]: '' } }), need, key);
     }
+    assert.throws(() => loadConfig({ flags: { ...full, 'web-push-public-key': 'pub' } }), /invalid web-push-public-key: not a base64url P-256 public key \(65 bytes\)/);
+    assert.throws(() => loadConfig({ flags: { ...full, 'web-push-private-key': 'A'.repeat(44) } }), /invalid web-push-private-key: not a base64url P-256 private key \(32 bytes\)/);
     assert.throws(() => loadConfig({ flags: { ...full, 'web-push-expiry-warning-duration': '61d' } }), /web push expiry warning duration cannot be higher than web push expiry duration/);
     const { config } = loadConfig({ flags: { ...full, 'web-push-file': '', 'database-url': 'mongodb://db/tocsin' } });
     assert.equal(config.webPush?.file, '', 'with database-url the subscriptions are kept there');
