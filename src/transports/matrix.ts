@@ -3,6 +3,7 @@ import type { ServerContext } from './context.js';
 import { readBody } from './http/body.js';
 import { parseQuery, type RequestInfo } from './http/request.js';
 import { publishRequest, type PublishGuards } from './publish/handler.js';
+import { namePattern } from './publish/parse.js';
 import type { Handler } from './routes.js';
 
 /**
@@ -71,7 +72,7 @@ function targetOf(ctx: ServerContext, req: RequestInfo, pushKey: string): { topi
   const queryAt = rest.indexOf('?');
   const topic = (queryAt < 0 ? rest : rest.slice(0, queryAt)).split('/')[0] ?? '';
   const query = queryAt < 0 ? '' : rest.slice(queryAt + 1);
-  if (!/^[-_A-Za-z0-9]{1,64}$/.test(topic)) throw errors.topicInvalid;
+  if (!namePattern.test(topic)) throw errors.topicInvalid;
   const headers = new Map<string, string>();
   for (const name of ['authorization', ctx.config.proxyForwardedHeader.toLowerCase()]) {
     const value = req.headers.get(name);

@@ -9,11 +9,10 @@ import { requestRate } from './guards/request-rate.js';
 import { readJson } from './http/body.js';
 import type { Exchange } from './http/respond.js';
 import type { RequestInfo } from './http/request.js';
+import { namePattern } from './publish/parse.js';
 
 /** ntfy's webPushTopicSubscribeLimit: topics one browser subscription may list. */
 export const webPushTopicLimit = 50;
-
-const topicName = /^[-_A-Za-z0-9]{1,64}$/;
 
 /**
  * POST /v1/webpush: ntfy's web app registers the browser's push subscription for the
@@ -28,7 +27,7 @@ export async function updateWebPush(ctx: ServerContext, ex: Exchange, req: Reque
   if (auth === '' || p256dh === '') throw errors.webPushSubscriptionInvalid;
   if (!webPush.allows(endpoint)) throw errors.webPushEndpointUnknown;
   if (topics.length > webPushTopicLimit) throw errors.webPushTopicCountTooHigh;
-  if (!topics.every((t) => topicName.test(t))) throw errors.topicInvalid;
+  if (!topics.every((t) => namePattern.test(t))) throw errors.topicInvalid;
   const gate = new Gate(ctx, req, topics);
   await runGuards([authenticate, requestRate('own'), permission('read')], gate);
   try {
