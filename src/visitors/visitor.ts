@@ -30,7 +30,7 @@ export type Spend = Required<Omit<VisitorSpend, 'key'>>;
 /**
  * Told when a visitor starts and stops holding subscriptions (its registry must not evict
  * it meanwhile), and of a first visit (its registry keeps it as numbers, see FirstVisits)
- * what it spent, or that it must be kept as an object (it moved attachment bytes). When
+ * what it spent, or that it must be kept as an object (it moved attachment bytes or placed a call). When
  * nodes share limits (`clustered`), told of each visitor that starts a tally of spending
  * to report, and asked what its key holds on the other nodes.
  */

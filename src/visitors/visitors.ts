@@ -164,7 +164,7 @@ export class Visitors implements Holder {
     else this.firstVisits.spend(visitor.key, what);
   }
 
-  /** A first visit moved attachment bytes: a regular visitor from now on (unless its key has one already). */
+  /** A first visit moved attachment bytes or placed a call: a regular visitor from now on (unless its key has one already). */
   keep(visitor: Visitor): void {
     this.settle(visitor);
     if (!this.find(visitor.key)) this.idle.set(visitor.key, visitor);

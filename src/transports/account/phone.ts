@@ -1,5 +1,5 @@
 import { phoneNumberPattern } from '../../calls/phone-number.js';
-import { CodeNotApproved, failureFields, VerificationGone, type VerifyChannel } from '../../calls/twilio.js';
+import { CodeNotApproved, failureFields, VerificationGone } from '../../calls/twilio.js';
 import type { User } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
 import { AlreadyExists } from '../../store/auth-store.js';
@@ -24,7 +24,7 @@ export async function verifyPhone(ctx: ServerContext, ex: Exchange, req: Request
   if (channel !== 'sms' && channel !== 'call') throw errors.phoneVerifyChannelInvalid;
   if (user.role === 'user' && !user.tier?.callLimit) throw errors.unauthorized;
   if ((await accounts(ctx).store.phoneNumbers(user.name)).includes(number)) throw errors.phoneNumberExists;
-  await twilioAsked(ctx, user, number, () => calls.twilio.sendCode(number, channel satisfies VerifyChannel));
+  await twilioAsked(ctx, user, number, () => calls.twilio.sendCode(number, channel));
   await syncAccount(ctx, user);
   ex.json(success);
 }
