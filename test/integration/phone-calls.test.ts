@@ -74,7 +74,7 @@ const code = async (p: Promise<[number, Json]>): Promise<[number, unknown]> => {
 const publish = (topic: string, body: string, headers: Record<string, string>, user?: string): Promise<[number, Json]> =>
   request('POST', `/${topic}`, user && basic(user), body, headers);
 
-const account_ = async (user: string): Promise<Json> => (await request('GET', '/v1/account', basic(user)))[1];
+const accountOf = async (user: string): Promise<Json> => (await request('GET', '/v1/account', basic(user)))[1];
 
 /** What the SDK sent: the method, path, credentials and content type every request must carry. */
 function assertSdkRequest(req: TwilioRequest, path: string, form: Record<string, string>): void {
@@ -97,11 +97,11 @@ describe('phone calls — verifying a number (PUT|DELETE /v1/account/phone)', ()
     // When he sends a wrong code, then it is refused, and the number is not his
     assert.deepEqual(await code(request('PUT', '/v1/account/phone', basic('phil'), { number: '+12223334444', code: '000000' })), [400, 40000]);
     assertSdkRequest(await peer.requests.take(5000), verificationCheck, { To: '+12223334444', Code: '000000' });
-    assert.equal((await account_('phil')).phone_numbers, undefined);
+    assert.equal((await accountOf('phil')).phone_numbers, undefined);
     // When he sends the right one, then the number is his
     assert.deepEqual(await request('PUT', '/v1/account/phone', basic('phil'), { number: '+12223334444', code: '123456' }), [200, { success: true }]);
     assertSdkRequest(await peer.requests.take(5000), verificationCheck, { To: '+12223334444', Code: '123456' });
-    assert.deepEqual((await account_('phil')).phone_numbers, ['+12223334444']);
+    assert.deepEqual((await accountOf('phil')).phone_numbers, ['+12223334444']);
     // And a check with no verification under way (approved ones end) is 41001
     assert.deepEqual(await code(request('PUT', '/v1/account/phone', basic('phil'), { number: '+12223334444', code: '123456' })), [410, 41001]);
     await peer.requests.take(5000);
@@ -115,7 +115,7 @@ describe('phone calls — verifying a number (PUT|DELETE /v1/account/phone)', ()
     await store.addPhoneNumber('phil', '+4917612345678');
     assert.deepEqual(await code(request('PUT', '/v1/account/phone', basic('phil'), { number: '+4917612345678', code: '123456' })), [409, 40904]);
     await peer.requests.take(5000);
-    assert.deepEqual((await account_('phil')).phone_numbers, ['+12223334444', '+4917612345678']);
+    assert.deepEqual((await accountOf('phil')).phone_numbers, ['+12223334444', '+4917612345678']);
   });
 
   it('refuses anonymous visitors, users on no tier or one without calls, a bad number or channel, as ntfy', async () => {
@@ -138,7 +138,7 @@ describe('phone calls — verifying a number (PUT|DELETE /v1/account/phone)', ()
     await store.addPhoneNumber('ben', '+15557770000');
     assert.deepEqual(await request('DELETE', '/v1/account/phone', basic('ben'), { number: '+15557770000' }), [200, { success: true }]);
     assert.deepEqual(await request('DELETE', '/v1/account/phone', basic('ben'), { number: '+15557770000' }), [200, { success: true }]);
-    assert.equal((await account_('ben')).phone_numbers, undefined);
+    assert.equal((await accountOf('ben')).phone_numbers, undefined);
   });
 
   it('/v1/config and /config.js tell the web app calls are on', async () => {
@@ -177,9 +177,9 @@ describe('phone calls — publishing with X-Call', () => {
     });
     // And it is counted and logged once Twilio took it
     await log.next((r) => r.msg === 'phone call placed' && r.twilio_sid === 'CA0000000000000000000000000000000b');
-    const after_ = await Scrape.of(`${s.url}/metrics`);
-    assert.equal(after_.value('ntfy_calls_made_success') - before.value('ntfy_calls_made_success'), 1);
-    assert.equal(after_.value('ntfy_calls_made_failure'), before.value('ntfy_calls_made_failure'));
+    const later = await Scrape.of(`${s.url}/metrics`);
+    assert.equal(later.value('ntfy_calls_made_success') - before.value('ntfy_calls_made_success'), 1);
+    assert.equal(later.value('ntfy_calls_made_failure'), before.value('ntfy_calls_made_failure'));
   });
 
   it('`yes` calls the first verified number; `call` in a JSON publish too', async () => {
@@ -216,15 +216,45 @@ describe('phone calls — publishing with X-Call', () => {
 
   it('the tier\'s daily call limit: 42910 once used up; the account shows calls used and left', async () => {
     peer.answerCall = () => ({ status: 201, body: { sid: 'CA0000000000000000000000000000000d', status: 'queued' } });
-    const { stats, limits } = (await account_('phil')) as { stats: Json; limits: Json };
+    const { stats, limits } = (await accountOf('phil')) as { stats: Json; limits: Json };
     assert.equal(limits.calls, callLimit);
     const used = stats.calls as number;
     assert.deepEqual([used, stats.calls_remaining], [4, 2], 'four calls so far: the held one, yes, JSON, the refused one');
     for (let i = used; i < callLimit; i++) assert.equal((await publish('alerts', 'again', { 'X-Call': 'yes' }, 'phil'))[0], 200);
     assert.deepEqual(await code(publish('alerts', 'too many', { 'X-Call': 'yes' }, 'phil')), [429, 42910]);
-    const after_ = (await account_('phil')).stats as Json;
-    assert.deepEqual([after_.calls, after_.calls_remaining], [callLimit, 0]);
+    const later = (await accountOf('phil')).stats as Json;
+    assert.deepEqual([later.calls, later.calls_remaining], [callLimit, 0]);
     assert.equal((await publish('alerts', 'no call', {}, 'phil'))[0], 200, 'publishing without a call still works');
+  });
+});
+
+describe('phone calls — Twilio unreachable', () => {
+  it('the publish is answered and the failed call logged; a verification fails with 50001, logged without the credentials', async () => {
+    const gone = await TwilioPeer.start();
+    gone.close(); // its port now refuses connections
+    const down = new LogCapture();
+    const u = await startTestServer(
+      {
+        'base-url': 'http://tocsin.test', 'auth-file': join(tempDir(), 'auth.db'), 'auth-users': [`phil:${hash}:user`],
+        'twilio-account': account, 'twilio-auth-token': authToken, 'twilio-phone-number': from, 'twilio-verify-service': verifyService,
+        'twilio-calls-base-url': gone.url, 'twilio-verify-base-url': gone.url,
+      },
+      down.logger,
+    );
+    after(() => u.server.close());
+    const auth = u.server.context.access!.store;
+    await auth.putTier({ ...pro, callLimit }, false);
+    await auth.changeTier('phil', 'pro');
+    await auth.addPhoneNumber('phil', '+12223334444');
+    const res = await fetch(`${u.url}/alerts`, { method: 'POST', body: 'x', headers: { Call: 'yes', Authorization: basic('phil') } });
+    assert.equal(res.status, 200);
+    const failed = await down.next((r) => r.msg === 'phone call failed');
+    assert.match(failed.error as string, /ECONNREFUSED/);
+    const verify = await fetch(`${u.url}/v1/account/phone/verify`, { method: 'PUT', body: JSON.stringify({ number: '+15550001111', channel: 'sms' }), headers: { Authorization: basic('phil') } });
+    assert.deepEqual([verify.status, ((await verify.json()) as Json).code], [500, 50001]);
+    const logged = await down.next((r) => r.msg === 'Twilio Verify request failed');
+    assert.deepEqual([logged.user, logged.twilio_to], ['phil', '+15550001111']);
+    assert.doesNotMatch(JSON.stringify(down.records), new RegExp(`${authToken}|${Buffer.from(`${account}:${authToken}`).toString('base64')}`), 'no credentials in any log line');
   });
 });
 
