@@ -21,6 +21,8 @@ import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
 import { MailerThread } from './mail/outbound/mailer-thread.js';
+import { Caller } from './calls/caller.js';
+import { TwilioGateway } from './calls/twilio.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Upstream } from './push/upstream.js';
 import { WebPush } from './push/web-push.js';
@@ -100,6 +102,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     metrics,
     mailer,
     webPush,
+    calls: phoneCalls(config, log, metrics),
   };
   metrics?.watch(stateOf(ctx));
 
@@ -133,6 +136,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await mailer?.close();
       await webPush?.settled();
       await upstream?.settled();
+      await ctx.calls?.caller.close();
       for (const end of [...ctx.connections]) end();
       ctx.connections.clear();
       await stats.save();
@@ -140,6 +144,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('stopped');
     })());
   return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), smtpPort: smtp?.port, context: ctx, close };
+}
+
+/** The Twilio gateway and the caller placing calls with it, when twilio-account is set. */
+function phoneCalls(config: Config, log: Logger, metrics: Metrics | undefined): ServerContext['calls'] {
+  if (!config.twilio) return undefined;
+  const twilio = new TwilioGateway(config.twilio);
+  return { twilio, caller: new Caller(twilio, log, metrics) };
 }
 
 async function listenMetrics(metrics: Metrics, { host, port }: { host: string; port: number }, log: Logger): Promise<us_listen_socket> {

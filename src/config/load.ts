@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type WebPushConfig } from './schema.js';
+import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -105,6 +105,25 @@ function checkCombinations(c: Config): void {
   if (push && Buffer.from(push.privateKey, 'base64url').length !== 32) throw new ConfigError("invalid web-push-private-key: not a base64url P-256 private key (32 bytes); run 'tocsin webpush keys' to generate keys");
   if (push && push.expiryWarningMs > 0 && push.expiryWarningMs > push.expiryMs) throw new ConfigError('web push expiry warning duration cannot be higher than web push expiry duration');
   if (c.smtpServer && !c.smtpServer.domain) throw new ConfigError('if smtp-server-listen is set, smtp-server-domain must also be set');
+  if (c.twilio) checkTwilio(c, c.twilio);
+}
+
+/** ntfy's rule, naming what is missing; the account SID's form is the twilio SDK's, which refuses any other. */
+function checkTwilio(c: Config, t: TwilioConfig): void {
+  const needed: [string, string][] = [
+    ['twilio-auth-token', t.authToken],
+    ['twilio-phone-number', t.phoneNumber],
+    ['twilio-verify-service', t.verifyService],
+    ['base-url', c.baseUrl],
+    ['auth-file', c.authFile || c.databaseUrl], // a database-url holds the users as auth-file would
+  ];
+  const missing = needed.filter(([, value]) => value === '').map(([key]) => key);
+  if (missing.length > 0) throw new ConfigError(`if twilio-account is set, twilio-auth-token, twilio-phone-number, twilio-verify-service, base-url, and auth-file must also be set (missing: ${missing.join(', ')})`);
+  if (!t.account.startsWith('AC')) throw new ConfigError(`invalid value for twilio-account: ${JSON.stringify(t.account)} (must be a Twilio account SID, AC...)`);
+  for (const key of ['twilio-calls-base-url', 'twilio-verify-base-url'] as const) {
+    const url = key === 'twilio-calls-base-url' ? t.callsBaseUrl : t.verifyBaseUrl;
+    if (!/^https?:\/\/[^/]/.test(url)) throw new ConfigError(`invalid value for ${key}: ${JSON.stringify(url)} (must be an http:// or https:// URL)`);
+  }
 }
 
 function readFile(path: string, warnings: string[]): Record<string, unknown> {
@@ -204,6 +223,17 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       str('smtp-server-listen') === ''
         ? undefined
         : { listen: parseListen(str('smtp-server-listen'), 'smtp-server-listen'), domain: str('smtp-server-domain'), addrPrefix: str('smtp-server-addr-prefix') },
+    twilio:
+      str('twilio-account') === ''
+        ? undefined
+        : {
+            account: str('twilio-account'),
+            authToken: str('twilio-auth-token'),
+            phoneNumber: str('twilio-phone-number'),
+            verifyService: str('twilio-verify-service'),
+            callsBaseUrl: str('twilio-calls-base-url').replace(/\/+$/, ''),
+            verifyBaseUrl: str('twilio-verify-base-url').replace(/\/+$/, ''),
+          },
     templateDir: str('template-dir'),
     attachmentCacheDir: str('attachment-cache-dir'),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),

@@ -84,6 +84,12 @@ export const settings = {
   'smtp-server-listen': { kind: 'string', default: '', doc: 'Address ([host]:port) of the SMTP listener that publishes incoming e-mail, e.g. :25; empty: none' },
   'smtp-server-domain': { kind: 'string', default: '', doc: 'E-mail domain of the SMTP listener (the MX record\'s), e.g. ntfy.example.com' },
   'smtp-server-addr-prefix': { kind: 'string', default: '', doc: 'Prefix every recipient must carry before the topic, e.g. ntfy- for ntfy-mytopic@domain (against spam)' },
+  'twilio-account': { kind: 'string', default: '', doc: 'Twilio account SID (AC...) for phone calls (X-Call); empty refuses them (40032); needs the other twilio- keys, base-url and auth-file' },
+  'twilio-auth-token': { kind: 'string', default: '', doc: 'Twilio auth token' },
+  'twilio-phone-number': { kind: 'string', default: '', doc: 'Twilio number calls are made from, e.g. +18775132586' },
+  'twilio-verify-service': { kind: 'string', default: '', doc: 'Twilio Verify service SID (VA...) that verifies users\' phone numbers' },
+  'twilio-calls-base-url': { kind: 'string', default: 'https://api.twilio.com', doc: 'Tocsin: base URL of the Twilio REST API calls are placed through (a Twilio-compatible provider, or a test peer)' },
+  'twilio-verify-base-url': { kind: 'string', default: 'https://verify.twilio.com', doc: 'Tocsin: base URL of the Twilio Verify API' },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
   'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
@@ -154,6 +160,16 @@ export interface WebPushConfig {
   allowedEndpoints: RegExp;
 }
 
+/** The Twilio account calls are made with (twilio-*). */
+export interface TwilioConfig {
+  account: string;
+  authToken: string;
+  phoneNumber: string;
+  verifyService: string;
+  callsBaseUrl: string;
+  verifyBaseUrl: string;
+}
+
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
 export interface Config {
   baseUrl: string;
@@ -202,6 +218,8 @@ export interface Config {
   smtpSender: { host: string; port: number; user: string; pass: string; from: string } | undefined;
   /** E-mail in: the SMTP listener publishing what it receives; undefined when off. */
   smtpServer: { listen: { host: string; port: number }; domain: string; addrPrefix: string } | undefined;
+  /** Phone calls (X-Call) and number verification through Twilio; undefined when off (40032). */
+  twilio: TwilioConfig | undefined;
   templateDir: string;
   attachmentCacheDir: string;
   attachmentTotalSizeLimit: number;

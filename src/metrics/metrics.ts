@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { CallObserver } from '../calls/caller.js';
 import type { MailObserver } from '../mail/outbound/mailer.js';
 import type { HttpError } from '../model/errors.js';
 import type { DeliveryObserver } from '../streams/hub.js';
@@ -14,7 +15,7 @@ import { tocsinMetrics } from './tocsin.js';
  * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
  * Gauges of state are read when scraped, never updated on the request path.
  */
-export class Metrics implements PublishObserver, DeliveryObserver, MailObserver {
+export class Metrics implements PublishObserver, DeliveryObserver, MailObserver, CallObserver {
   readonly registry = new Registry();
   private readonly requests = new RequestCounts();
   private state: ServerState | undefined;
@@ -73,6 +74,11 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver 
   /** An e-mail published (250), or refused at RCPT TO or DATA (as ntfy counts them). */
   mailReceived(ok: boolean): void {
     (ok ? this.ntfy.emailsReceivedSuccess : this.ntfy.emailsReceivedFailure).inc();
+  }
+
+  /** A phone call Twilio took, or one that failed (refused, or Twilio not reached). */
+  callMade(ok: boolean): void {
+    (ok ? this.ntfy.callsSuccess : this.ntfy.callsFailure).inc();
   }
 
   slowSubscriberDropped(format: string): void {

@@ -6,8 +6,8 @@ import type { ServerState } from './state.js';
  * ntfy's metrics (server/server_metrics.go) under ntfy's names, types and labels, so
  * ntfy's Grafana dashboard (examples/grafana-dashboard) reads a Tocsin server unchanged.
  * ntfy registers every one of them whenever metrics are on, whether or not the server
- * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has no calls
- * or Firebase: their counters exist and stay 0, nothing counts into them.
+ * sends e-mail, calls, Matrix or Firebase pushes; so does Tocsin. Tocsin has no Firebase:
+ * its counters exist and stay 0, nothing counts into them.
  * The state gauges are collected at scrape time (see state.ts); ntfy sets them once per
  * manager interval.
  */
@@ -38,8 +38,8 @@ export function ntfyMetrics(registry: Registry, requests: RequestCounts, state: 
     emailsSentFailure: counter('ntfy_emails_sent_failure', 'Forwarded e-mails given up on: refused, retries spent, or dropped from the full queue'),
     emailsReceivedSuccess: counter('ntfy_emails_received_success', 'E-mails received by the SMTP listener and published'),
     emailsReceivedFailure: counter('ntfy_emails_received_failure', 'E-mails refused by the SMTP listener, at RCPT TO or DATA'),
-    callsSuccess: counter('ntfy_calls_made_success', 'Phone calls made (not supported by Tocsin yet: always 0)'),
-    callsFailure: counter('ntfy_calls_made_failure', 'Phone calls failed (not supported by Tocsin yet: always 0)'),
+    callsSuccess: counter('ntfy_calls_made_success', 'Phone calls (X-Call) Twilio took'),
+    callsFailure: counter('ntfy_calls_made_failure', 'Phone calls (X-Call) Twilio refused or that could not reach it'),
     unifiedPushSuccess: counter('ntfy_unifiedpush_published_success', 'UnifiedPush messages published (up=1)'),
     matrixSuccess: counter('ntfy_matrix_published_success', 'Matrix push gateway messages published'),
     matrixFailure: counter('ntfy_matrix_published_failure', 'Matrix push gateway messages refused'),

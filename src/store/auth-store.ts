@@ -93,6 +93,12 @@ export interface AuthStore {
   /** Whether the token existed; `Provisioned` for a provisioned one. */
   removeToken(username: string, token: string): Promise<boolean>;
   removeExpiredTokens(now: number): Promise<void>;
+  /** The user's verified phone numbers (`+` and digits), ordered by their text as ntfy's query returns them. */
+  phoneNumbers(username: string): Promise<string[]>;
+  /** Adds a verified number; `AlreadyExists` when the user has it. A user's numbers go with the user. */
+  addPhoneNumber(username: string, number: string): Promise<void>;
+  /** Removes one of the user's numbers; nothing happens when they have no such number (as ntfy). */
+  removePhoneNumber(username: string, number: string): Promise<void>;
   tiers(): Promise<Tier[]>;
   tier(code: string): Promise<Tier | undefined>;
   /** Adds a tier, or replaces the one with the same code (throws `AlreadyExists` only with `replace` false). */

@@ -7,6 +7,8 @@ export interface VisitorSpend {
   emails: number;
   /** Attachment bandwidth, in bytes. */
   bytes: number;
+  /** Phone calls; absent in the reports of nodes from before them (a rolling upgrade). */
+  calls?: number;
 }
 
 /**

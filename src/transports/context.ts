@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
+import type { Caller } from '../calls/caller.js';
+import type { TwilioGateway } from '../calls/twilio.js';
 import type { Config } from '../config/schema.js';
 import type { MailSender } from '../mail/outbound/mailer.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -54,6 +56,8 @@ export interface ServerContext {
   mailer: MailSender | undefined;
   /** Pushes messages to subscribed browsers; undefined without web-push-public-key. */
   webPush: WebPush | undefined;
+  /** Phone calls (X-Call) and number verification; undefined without twilio-account. */
+  calls: { twilio: TwilioGateway; caller: Caller } | undefined;
 }
 
 /** What an Exchange tells of each error it answers: the rejection log and the request counts. */

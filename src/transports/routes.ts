@@ -5,9 +5,11 @@ import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
+import * as phone from './account/phone.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { handleFile, type FileGuards } from './files.js';
 import { attachmentLimits } from './guards/attachment-limits.js';
+import { callLimit } from './guards/call-limit.js';
 import { authenticate, permission } from './guards/auth.js';
 import { downloadBandwidth } from './guards/download-bandwidth.js';
 import { emailLimit } from './guards/email-limit.js';
@@ -56,7 +58,7 @@ const writing: readonly Guard[] = [authenticate, requestRate('payer'), permissio
 /** A publish, and an e-mail's (mail/inbound), which is published as a POST would be. */
 export const publishGuards: PublishGuards = {
   request: [...writing, topicLimit('publish')],
-  message: [unifiedPushPayer, messageLimit, emailLimit],
+  message: [unifiedPushPayer, messageLimit, emailLimit, callLimit],
   upload: attachmentLimits,
 };
 const sequenceEventGuards = { request: publishGuards.request, message: [messageLimit] };
@@ -118,6 +120,9 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/account\/subscription$/, handle: account.deleteSubscription },
   { methods: ['POST'], pattern: /^\/v1\/account\/reservation$/, handle: account.addReservation },
   { methods: ['DELETE'], pattern: new RegExp(`^/v1/account/reservation/(${topic})$`), handle: account.deleteReservation },
+  { methods: ['PUT'], pattern: /^\/v1\/account\/phone\/verify$/, handle: phone.verifyPhone },
+  { methods: ['PUT'], pattern: /^\/v1\/account\/phone$/, handle: phone.addPhone },
+  { methods: ['DELETE'], pattern: /^\/v1\/account\/phone$/, handle: phone.removePhone },
   { methods: ['GET'], pattern: /^\/v1\/users$/, handle: admin.listUsers },
   { methods: ['POST'], pattern: /^\/v1\/users$/, handle: admin.addUser },
   { methods: ['PUT'], pattern: /^\/v1\/users$/, handle: admin.updateUser },

@@ -120,7 +120,7 @@ export class ClusterLimits implements Cluster {
       const spend = visitor.unreported;
       if (!spend) continue; // listed twice: reported already
       visitor.unreported = undefined;
-      if (spend.requests + spend.messages + spend.emails + spend.bytes > 0) spends.push({ key: visitor.key, ...spend });
+      if (spend.requests + spend.messages + spend.emails + spend.bytes + (spend.calls ?? 0) > 0) spends.push({ key: visitor.key, ...spend });
       holds.set(visitor.key, visitor.subscriptions);
     }
     this.unreported = [];

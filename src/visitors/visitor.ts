@@ -20,15 +20,17 @@ export interface VisitorLimits {
   /** E-mails forwarded at once, then one more per `emailReplenishMs`. */
   emailBurst: number;
   emailReplenishMs: number;
+  /** Phone calls per day (a tier's; 0 without one, as ntfy: numbers are verified per account). */
+  calls: number;
 }
 
 /** What a visitor spent here that the other nodes have not been told (see cluster-limits.ts). */
-export type Spend = Omit<VisitorSpend, 'key'>;
+export type Spend = Required<Omit<VisitorSpend, 'key'>>;
 
 /**
  * Told when a visitor starts and stops holding subscriptions (its registry must not evict
  * it meanwhile), and of a first visit (its registry keeps it as numbers, see FirstVisits)
- * what it spent, or that it must be kept as an object (it moved attachment bytes). When
+ * what it spent, or that it must be kept as an object (it moved attachment bytes or placed a call). When
  * nodes share limits (`clustered`), told of each visitor that starts a tally of spending
  * to report, and asked what its key holds on the other nodes.
  */
@@ -63,6 +65,7 @@ export class Visitor implements BucketState {
   private day: number;
   private messageCount = 0;
   private emailCount = 0;
+  private callCount = 0;
   subscriptions = 0;
   /** Its own last request (not one billed to it by a UnifiedPush publisher). */
   seenAt: number;
@@ -144,6 +147,26 @@ export class Visitor implements BucketState {
   }
 
   /**
+   * 42910 once the day's calls are used up: ntfy's daily fixed limit, not a bucket (exempt
+   * hosts too, as ntfy). A first visit is held as an object from then on: calls are not
+   * carried as numbers.
+   */
+  call(now: number): void {
+    this.rollDay(now);
+    if (this.callCount >= this.limits.calls) throw errors.tooManyCalls;
+    this.callCount++;
+    if (this.firstVisit) this.holder?.keep(this);
+    const tally = this.tally();
+    if (tally) tally.calls++;
+  }
+
+  /** Calls placed today (GET /v1/account's stats). */
+  calls(now: number): number {
+    this.rollDay(now);
+    return this.callCount;
+  }
+
+  /**
    * Counts what its first request spent on another object (`spent`: FirstVisits' bits): the
    * request, a message, an e-mail. Never refuses: that request was answered already.
    */
@@ -163,7 +186,7 @@ export class Visitor implements BucketState {
    * spending across the nodes keeps to one allowance, past a burst each node may grant
    * before it hears of the others'.
    */
-  charge(spend: Spend, now: number): void {
+  charge(spend: Omit<VisitorSpend, 'key'>, now: number): void {
     const { requestBurst, requestReplenishMs, bandwidth, emailBurst, emailReplenishMs } = this.limits;
     if (spend.requests > 0 && !this.exempt) debit(this, spend.requests, now, requestBurst, requestReplenishMs);
     if (spend.bytes > 0) debit(this.bandwidth(now), spend.bytes, now, bandwidth, dayMs / bandwidth);
@@ -171,12 +194,13 @@ export class Visitor implements BucketState {
     this.rollDay(now);
     this.messageCount += spend.messages;
     this.emailCount += spend.emails;
+    this.callCount += spend.calls ?? 0;
   }
 
   /** Its tally of spending to report to the other nodes, started on first use; undefined when none is kept. */
   private tally(): Spend | undefined {
     if (this.unreported || this.firstVisit || !this.holder?.clustered) return this.unreported;
-    this.unreported = { requests: 0, messages: 0, emails: 0, bytes: 0 };
+    this.unreported = { requests: 0, messages: 0, emails: 0, bytes: 0, calls: 0 };
     this.holder.report(this);
     return this.unreported;
   }
@@ -211,6 +235,7 @@ export class Visitor implements BucketState {
       this.day = day;
       this.messageCount = 0;
       this.emailCount = 0;
+      this.callCount = 0;
     }
   }
 }

@@ -5,7 +5,8 @@ import { LruMap } from '../model/lru-map.js';
 import { clientAddress, contains, networks, visitorKey } from './address.js';
 import { FirstVisits } from './first-visits.js';
 import { Payers } from './payers.js';
-import { dayMs, Visitor, type Holder, type Spend, type VisitorLimits } from './visitor.js';
+import { dayMs, Visitor, type Holder, type VisitorLimits } from './visitor.js';
+import type { VisitorSpend } from '../store/spend-ledger.js';
 
 export { Visitor, type Spend, type VisitorLimits } from './visitor.js';
 
@@ -163,7 +164,7 @@ export class Visitors implements Holder {
     else this.firstVisits.spend(visitor.key, what);
   }
 
-  /** A first visit moved attachment bytes: a regular visitor from now on (unless its key has one already). */
+  /** A first visit moved attachment bytes or placed a call: a regular visitor from now on (unless its key has one already). */
   keep(visitor: Visitor): void {
     this.settle(visitor);
     if (!this.find(visitor.key)) this.idle.set(visitor.key, visitor);
@@ -197,7 +198,7 @@ export class Visitors implements Holder {
    * Charges `key` what it spent on another node. A key not seen here yet becomes a regular
    * visitor: it has made requests elsewhere, so its next one here is not a first visit.
    */
-  charge(key: string, spend: Spend): void {
+  charge(key: string, spend: Omit<VisitorSpend, 'key'>): void {
     const now = this.now();
     const visitor = this.find(key) ?? this.regular(key, key.split('/')[0] as string, this.limits(undefined), this.firstVisits.forget(key), now);
     visitor.charge(spend, now);
@@ -260,6 +261,7 @@ export class Visitors implements Holder {
         bandwidth: c.visitorAttachmentDailyBandwidthLimit,
         emailBurst: c.visitorEmailLimitBurst,
         emailReplenishMs: c.visitorEmailLimitReplenishMs,
+        calls: 0,
       };
       return this.configLimits;
     }
@@ -276,6 +278,7 @@ export class Visitors implements Holder {
       // ntfy's tierBasedVisitorLimits: a fifth of the day's e-mails at once, within [visitor-email-limit-burst, 150].
       emailBurst: Math.min(Math.max(Math.floor(tier.emailLimit * 0.2), c.visitorEmailLimitBurst), 150),
       emailReplenishMs: dayMs / tier.emailLimit,
+      calls: tier.callLimit,
     };
   }
 }

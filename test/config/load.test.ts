@@ -102,6 +102,24 @@ describe('config', () => {
     assert.deepEqual([config.upstream, loadConfig().config.upstream], [{ baseUrl: 'https://ntfy.sh', accessToken: 'tk_x' }, undefined]);
   });
 
+  it('phone calls: twilio-account needs the other twilio keys, base-url and auth-file, naming what is missing (as ntfy)', () => {
+    const account = 'AC0123456789abcdef0123456789abcdef';
+    const complete = { 'twilio-account': account, 'twilio-auth-token': 'secret', 'twilio-phone-number': '+18775132586', 'twilio-verify-service': 'VA0123', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };
+    const rule = 'if twilio-account is set, twilio-auth-token, twilio-phone-number, twilio-verify-service, base-url, and auth-file must also be set';
+    assert.throws(() => loadConfig({ flags: { 'twilio-account': account } }), {
+      message: `${rule} (missing: twilio-auth-token, twilio-phone-number, twilio-verify-service, base-url, auth-file)`,
+    });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-verify-service': '', 'auth-file': '' } }), { message: `${rule} (missing: twilio-verify-service, auth-file)` });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-account': 'SK123' } }), { message: 'invalid value for twilio-account: "SK123" (must be a Twilio account SID, AC...)' });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-calls-base-url': '127.0.0.1:99' } }), { message: 'invalid value for twilio-calls-base-url: "127.0.0.1:99" (must be an http:// or https:// URL)' });
+    const { config } = loadConfig({ flags: { ...complete, 'twilio-verify-base-url': 'http://127.0.0.1:9000/' } });
+    assert.deepEqual(config.twilio, {
+      account, authToken: 'secret', phoneNumber: '+18775132586', verifyService: 'VA0123', callsBaseUrl: 'https://api.twilio.com', verifyBaseUrl: 'http://127.0.0.1:9000',
+    });
+    assert.equal(loadConfig({ flags: { ...complete, 'auth-file': '', 'database-url': 'mongodb://db/tocsin' } }).config.twilio?.account, account, 'a database-url holds the users');
+    assert.equal(loadConfig().config.twilio, undefined);
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });

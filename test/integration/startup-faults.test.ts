@@ -85,3 +85,12 @@ describe('startup — database-url', () => {
     await assertStops(['--database-url', 'tocsin.db'], `database-url: "tocsin.db" is not a URL ${hint}`);
   });
 });
+
+describe('startup — phone calls', () => {
+  it('twilio-account without the rest stops the start, naming what is missing', async () => {
+    await assertStops(
+      ['--twilio-account', 'AC0123456789abcdef0123456789abcdef', '--twilio-auth-token', 'secret', '--base-url', 'https://ntfy.example.com'],
+      'if twilio-account is set, twilio-auth-token, twilio-phone-number, twilio-verify-service, base-url, and auth-file must also be set (missing: twilio-phone-number, twilio-verify-service, auth-file)',
+    );
+  });
+});

@@ -37,16 +37,25 @@ function schemaOf(file: string): { tables: unknown[]; version: unknown } {
   }
 }
 
+/** The table of version 2 and its primary key's index. */
+const isPhones = (t: unknown): boolean => (t as { name: string }).name.includes('phones');
+
 describe('auth store — schema versions', () => {
-  it('a file made before versioning opens as version 1, its tables unchanged and its users, entries and tokens kept', async () => {
+  it('a file made before versioning opens at the latest version, its tables of version 1 unchanged and its users, entries and tokens kept', async () => {
     // Given an auth-file written by the store before versioning
     const file = copyOfFixture();
     const before = schemaOf(file);
     assert.equal(before.version, 0);
     // When this store opens it
     const s = open(file);
-    // Then only the version moved
-    assert.deepEqual(schemaOf(file), { tables: before.tables, version: 1 });
+    // Then the tables of version 1 stay as they were; version 2 added the phone numbers
+    const after = schemaOf(file);
+    assert.equal(after.version, 2);
+    assert.deepEqual(after.tables.filter((t) => !isPhones(t)), before.tables);
+    assert.deepEqual(after.tables.filter(isPhones).map((t) => (t as { name: string }).name), ['phones', 'sqlite_autoindex_phones_1']);
+    assert.deepEqual(await s.phoneNumbers('phil'), []);
+    await s.addPhoneNumber('phil', '+12223334444');
+    assert.deepEqual(await s.phoneNumbers('phil'), ['+12223334444']);
     // And what it held is all there
     assert.deepEqual((await s.users()).map((u) => [u.name, u.role, u.hash, u.tier?.code, u.provisioned]), [
       ['ben', 'admin', '$2a$10$benhash', undefined, false],
@@ -72,12 +81,14 @@ describe('auth store — schema versions', () => {
     assert.deepEqual((await s.tiers()).map((t) => t.code), ['pro']);
   });
 
-  it('a new file gets exactly the tables of a file made before versioning, at version 1', async () => {
-    // Given a new file made by this store
+  it('a new file gets exactly the tables of a file made before versioning and brought up to date', async () => {
+    // Given a new file made by this store, and the old file opened by it
     const file = join(tempDir(), 'auth.db');
     await new SqliteAuthStore(file).close();
-    // Then its tables are those of the old file, statement for statement
-    assert.deepEqual(schemaOf(file), { tables: schemaOf(copyOfFixture()).tables, version: 1 });
+    const old = copyOfFixture();
+    await new SqliteAuthStore(old).close();
+    // Then their tables are the same, statement for statement
+    assert.deepEqual(schemaOf(file), { tables: schemaOf(old).tables, version: 2 });
   });
 
   it('a file at a version newer than this Tocsin knows stops the open, naming that version, and is left as it was', async () => {
@@ -88,7 +99,7 @@ describe('auth store — schema versions', () => {
     db.pragma('user_version = 7');
     db.close();
     // When this store opens it, then it refuses
-    assert.throws(() => new SqliteAuthStore(file), { message: 'auth-file schema version 7 is newer than this Tocsin (1)' });
+    assert.throws(() => new SqliteAuthStore(file), { message: 'auth-file schema version 7 is newer than this Tocsin (2)' });
     // And the file keeps its version
     assert.equal(schemaOf(file).version, 7);
   });

@@ -4,10 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { loadConfig } from '../../src/config/load.js';
 import { MongoSpendLedger } from '../../src/store/mongo/spend-ledger.js';
+import type { User } from '../../src/model/access.js';
 import { ClusterLimits } from '../../src/visitors/cluster-limits.js';
 import { Visitors, type Visitor } from '../../src/visitors/visitors.js';
 import { codeOf } from '../support/errors.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { pro } from '../store/contracts/auth-fixtures.js';
 
 let ferret: Promise<FerretDb> | undefined;
 const clients: MongoClient[] = [];
@@ -77,6 +79,21 @@ describe('cluster-wide visitor limits (spend ledger on FerretDB)', { skip: ferre
     assert.deepEqual([b.visitor().messages(clock.now), b.visitor().emails(clock.now)], [3, 1]);
     assert.equal(passes(3, () => b.visitor().message(clock.now)), 1);
     assert.equal(passes(3, () => b.visitor().email(clock.now)), 1);
+  });
+
+  it('counts a user\'s phone calls of the day across nodes (the tier\'s call limit)', async () => {
+    const clock = { now: 1_000_000 };
+    const [a, b] = (await startNodes(2, {}, clock)) as [Node, Node];
+    const phil: User = { name: 'phil', role: 'user', hash: '', syncTopic: 'st_x', prefs: {}, provisioned: false, tier: { ...pro, callLimit: 3 } };
+    const on = (node: Node): Visitor => node.visitors.of('203.0.113.5', undefined, phil);
+    on(a).request(clock.now); // the first visit
+    assert.equal(passes(2, () => on(a).call(clock.now)), 2);
+    await a.limits.exchange();
+    await b.limits.exchange();
+    assert.equal(on(b).calls(clock.now), 2);
+    assert.deepEqual([passes(1, () => on(b).call(clock.now)), codeOf(() => on(b).call(clock.now))], [1, 42910]);
+    clock.now += 86_400_000; // the next day (UTC) starts afresh, as ntfy's daily limiter
+    assert.equal(passes(4, () => on(b).call(clock.now)), 3);
   });
 
   it('sums subscriptions over the nodes, and forgets those of a node gone silent', async () => {

@@ -80,6 +80,20 @@ describe('visitors', () => {
     assert.equal(codeOf(() => second.email(0)), 42902);
   });
 
+  it('count a user\'s calls per day against the tier (42910), none without one; a first visit\'s call keeps it', () => {
+    const clock = { now: 1000 };
+    const registry = visitors({}, 100_000, clock);
+    const phil = { name: 'phil', tier: { messageLimit: 100, emailLimit: 10, callLimit: 2 } } as User;
+    const first = registry.of('198.51.100.1', undefined, phil);
+    first.call(clock.now);
+    const second = registry.of('198.51.100.1', undefined, phil);
+    assert.equal(second, first, 'held as an object once it placed a call');
+    assert.deepEqual([codeOf(() => second.call(clock.now)), codeOf(() => second.call(clock.now)), second.calls(clock.now)], [undefined, 42910, 2]);
+    clock.now += 86_400_000;
+    assert.deepEqual([second.calls(clock.now), codeOf(() => second.call(clock.now))], [0, undefined], 'a new day (UTC)');
+    assert.equal(codeOf(() => registry.of('198.51.100.2', undefined, undefined).call(clock.now)), 42910, 'no tier, no calls');
+  });
+
   it('count a first visit\'s message on the regular visitor a concurrent request of its key made', () => {
     const registry = visitors({ 'visitor-message-daily-limit': 5 });
     const first = registry.of('198.51.100.1', undefined, undefined);

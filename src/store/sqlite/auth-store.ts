@@ -3,6 +3,7 @@ import type { Prefs, Reservation, Tier } from '../../model/account.js';
 import type { AuthStore, Provisioning, Token } from '../auth-store.js';
 import { AuthFile } from './auth/file.js';
 import { Grants } from './auth/grants.js';
+import { Phones } from './auth/phones.js';
 import { Reservations } from './auth/reservations.js';
 import { Tiers } from './auth/tiers.js';
 import { Tokens } from './auth/tokens.js';
@@ -24,6 +25,7 @@ export class SqliteAuthStore implements AuthStore {
   private readonly userTable: Users;
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
+  private readonly phoneTable: Phones;
 
   constructor(file: string) {
     this.file = new AuthFile(file);
@@ -32,6 +34,7 @@ export class SqliteAuthStore implements AuthStore {
     this.userTable = new Users(this.file, this.tierTable, this.grantTable);
     this.reservationTable = new Reservations(this.file, this.grantTable);
     this.tokenTable = new Tokens(this.file, this.userTable);
+    this.phoneTable = new Phones(this.file, this.userTable);
   }
 
   /** Reads remembered now (for tests: bounded). */
@@ -146,6 +149,18 @@ export class SqliteAuthStore implements AuthStore {
 
   async removeExpiredTokens(now: number): Promise<void> {
     this.tokenTable.removeExpired(now);
+  }
+
+  async phoneNumbers(username: string): Promise<string[]> {
+    return this.phoneTable.of(username);
+  }
+
+  async addPhoneNumber(username: string, number: string): Promise<void> {
+    this.phoneTable.add(username, number);
+  }
+
+  async removePhoneNumber(username: string, number: string): Promise<void> {
+    this.phoneTable.remove(username, number);
   }
 
   async tiers(): Promise<Tier[]> {

@@ -45,15 +45,16 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
   const store = accounts(ctx).store;
   const limits = accountLimits(ctx.config, user);
   const reservations = user ? await store.reservations(user.name) : [];
-  // Calls are not offered yet, so none are used.
   const visitor = visitorOf(ctx, req, user);
   const attachmentTotalSize = ctx.attachments ? await ctx.attachments.usage(attachmentOwner(user, visitor)) : 0;
-  const stats = accountStats(limits, { messages: visitor.messages(Date.now()), emails: visitor.emails(Date.now()), calls: 0, reservations: reservations.length, attachmentTotalSize });
+  const now = Date.now();
+  const stats = accountStats(limits, { messages: visitor.messages(now), emails: visitor.emails(now), calls: visitor.calls(now), reservations: reservations.length, attachmentTotalSize });
   if (!user) {
     ex.json({ username: '*', role: 'anonymous', limits, stats });
     return;
   }
   const tokens = await store.tokens(user.name);
+  const phoneNumbers = ctx.calls ? await store.phoneNumbers(user.name) : []; // listed only while calls are on, as ntfy
   ex.json({
     username: user.name,
     role: user.role,
@@ -65,6 +66,7 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
       reservations: reservations.map((r) => ({ topic: r.topic, everyone: permissionName(r.everyone) })),
     }),
     ...(tokens.length > 0 && { tokens: tokens.map(tokenJson) }),
+    ...(phoneNumbers.length > 0 && { phone_numbers: phoneNumbers }),
     ...(user.tier && { tier: { code: user.tier.code, name: user.tier.name } }),
     limits,
     stats,

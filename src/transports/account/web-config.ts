@@ -4,7 +4,7 @@ import type { Exchange } from '../http/respond.js';
 
 /**
  * What ntfy's web app reads at start (apiConfigResponse): which account features this
- * server offers. Payments and calls are not offered by Tocsin (yet).
+ * server offers. Payments are not offered by Tocsin.
  */
 function webConfig(config: Config): Record<string, unknown> {
   return {
@@ -13,7 +13,7 @@ function webConfig(config: Config): Record<string, unknown> {
     enable_login: config.enableLogin,
     enable_signup: config.enableSignup,
     enable_payments: false,
-    enable_calls: false,
+    enable_calls: config.twilio !== undefined,
     enable_emails: config.smtpSender !== undefined, // ntfy tells whether smtp-sender-from is set; here, whether mail goes out
     enable_reservations: config.enableReservations,
     enable_web_push: config.webPush !== undefined,

@@ -62,6 +62,8 @@ export interface ParsedPublish {
   unifiedPush: boolean;
   /** The X-Email address, when it asks for one. */
   email: string | undefined;
+  /** The X-Call number, when it asks for a call; the call-limit guard puts the verified number it resolves to here. */
+  call?: string | undefined;
 }
 
 /** An upload about to be stored as `message`'s attachment, kept until `expires` (Unix seconds). */

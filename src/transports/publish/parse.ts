@@ -8,6 +8,7 @@ import type { RequestInfo } from '../http/request.js';
 import { parseActions } from './actions.js';
 import { parseFutureTime } from '../../model/future-time.js';
 import { forwardAddress } from '../../mail/outbound/address.js';
+import { phoneNumberPattern } from '../../calls/phone-number.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;
@@ -16,6 +17,8 @@ export interface PublishLimits {
   cacheDurationMs: number;
   /** Set when X-Email may be forwarded (smtp-sender-addr). */
   smtpSender: object | undefined;
+  /** Set when X-Call may place calls (twilio-account). */
+  twilio: object | undefined;
 }
 
 export interface ParsedPublish {
@@ -31,6 +34,8 @@ export interface ParsedPublish {
   template?: TemplateRequest;
   /** Forward the message to this address once published (`X-Email`). */
   email?: string;
+  /** Call this number once published (`X-Call`): a `+number`, or a boolean word for the user's first (see callLimit). */
+  call?: string;
 }
 
 /**
@@ -74,8 +79,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     message.icon = icon;
   }
   const email = emailOf(req, limits);
-  // Calls are not available in this server, so ntfy's answer is an error.
-  if (param(req, 'call') !== '') throw errors.phoneCallsDisabled;
+  const call = callOf(req, limits);
   const text = param(req, 'message').replaceAll('\\n', '\n');
   const template = templateRequest(req, text);
   // An inline template's priority is itself a template; with a template file it is a priority, which the file may replace.
@@ -88,6 +92,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (!deliver) {
     if (!cache) throw errors.delayNoCache;
     if (email !== '') throw errors.delayNoEmail; // the address is not stored with the message, as in ntfy
+    if (call !== '') throw errors.delayNoCall; // nor the number
     message.time = delayedTime(delay, limits);
   }
   const actions = param(req, 'actions');
@@ -119,9 +124,19 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   return {
     message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false),
     ...(upload && { upload }), ...(templated && { template: templated }),
-    // An iOS poll request is never mailed (ntfy drops the address).
+    // An iOS poll request is never mailed (ntfy drops the address), nor called.
     ...(email !== '' && pollId === '' && { email }),
+    ...(call !== '' && pollId === '' && { call }),
   };
+}
+
+/** X-Call: 40032 when this server places no calls, 40033 unless a `+number` or a boolean word (ntfy's order). */
+function callOf(req: RequestInfo, limits: PublishLimits): string {
+  const value = param(req, 'call');
+  if (value === '') return '';
+  if (!limits.twilio) throw errors.phoneCallsDisabled;
+  if (!isBoolWord(value) && !phoneNumberPattern.test(value)) throw errors.phoneNumberInvalid;
+  return value;
 }
 
 /** X-Email: 40001 when this server sends no mail, else one address (see forwardAddress). */

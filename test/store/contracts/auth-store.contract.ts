@@ -111,6 +111,27 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       assert.deepEqual((await s.tokens('phil')).map((k) => k.token), [forever.token]);
     });
 
+    it('keeps each user\'s verified phone numbers in text order, once each; they go with the user', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      await s.addUser('ben', '$hash', 'user');
+      await s.addPhoneNumber('phil', '+4917612345678');
+      await s.addPhoneNumber('phil', '+12223334444');
+      await s.addPhoneNumber('ben', '+12223334444');
+      assert.deepEqual(await s.phoneNumbers('phil'), ['+12223334444', '+4917612345678']);
+      await assert.rejects(s.addPhoneNumber('phil', '+12223334444'), AlreadyExists);
+      await assert.rejects(s.addPhoneNumber('nobody', '+12223334444'), NotFound);
+      await s.removePhoneNumber('phil', '+12223334444');
+      await s.removePhoneNumber('phil', '+19999999999'); // not theirs: nothing happens
+      assert.deepEqual(await s.phoneNumbers('phil'), ['+4917612345678']);
+      assert.deepEqual(await s.phoneNumbers('ben'), ['+12223334444'], 'another user\'s number stays');
+      await s.removeUser('phil');
+      await s.addUser('phil', '$hash', 'user');
+      assert.deepEqual(await s.phoneNumbers('phil'), [], 'a new user of the name has none of the old one\'s numbers');
+      await s.addPhoneNumber('phil', '+4917612345678');
+      assert.deepEqual(await s.phoneNumbers('phil'), ['+4917612345678']);
+    });
+
     describe('at most tokenMaxCount tokens per user', () => {
       it('a 61st token removes the one expiring first; other users keep theirs', async () => {
         const s = await store();

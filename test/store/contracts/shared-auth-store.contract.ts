@@ -70,6 +70,19 @@ const changes: Record<string, Change> = {
     before: ['phil', 'phil', 1],
     after: [undefined, undefined, 0],
   },
+  'a verified phone number': {
+    read: (s) => s.phoneNumbers('phil'),
+    change: (s) => s.addPhoneNumber('phil', '+12223334444'),
+    before: [],
+    after: ['+12223334444'],
+  },
+  'a phone number removal': {
+    given: (s) => s.addPhoneNumber('phil', '+12223334444'),
+    read: (s) => s.phoneNumbers('phil'),
+    change: (s) => s.removePhoneNumber('phil', '+12223334444'),
+    before: ['+12223334444'],
+    after: [],
+  },
   'a new user': { read: async (s) => [(await s.user('ann'))?.name, await s.userCount()], change: (s) => s.addUser('ann', '$a', 'user'), before: [undefined, 1], after: ['ann', 2] },
 };
 

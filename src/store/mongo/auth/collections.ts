@@ -70,6 +70,15 @@ export interface TokenDoc {
   added: ObjectId;
 }
 
+/** A verified phone number; `_id` is `uid/number`, so a later user of the same name never meets a removed one's. */
+export interface PhoneDoc {
+  _id: string;
+  user: string;
+  /** The user's `uid` when the number was added. */
+  uid: string;
+  number: string;
+}
+
 export type TierDoc = Omit<Tier, 'code'> & { _id: string };
 
 /** One document per change, numbered: what other instances poll (changes.ts). */
@@ -83,6 +92,7 @@ export interface AuthCollections {
   access: Collection<AccessDoc>;
   tokens: Collection<TokenDoc>;
   tiers: Collection<TierDoc>;
+  phones: Collection<PhoneDoc>;
   changes: Collection<ChangeDoc>;
 }
 
@@ -93,11 +103,13 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
     access: db.collection('auth_access'),
     tokens: db.collection('auth_tokens'),
     tiers: db.collection('auth_tiers'),
+    phones: db.collection('auth_phones'),
     changes: db.collection('auth_changes'),
   };
   await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
   await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
   await ensureIndexes(c.tokens, [{ key: { user: 1 } }]);
+  await ensureIndexes(c.phones, [{ key: { user: 1 } }]);
   return c;
 }
 

@@ -5,6 +5,7 @@ import type { AuthStore, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
 import { Grants } from './grants.js';
+import { Phones } from './phones.js';
 import { staleReadBoundMs } from './read-cache.js';
 import { Reservations } from './reservations.js';
 import { Tiers } from './tiers.js';
@@ -26,6 +27,7 @@ export class MongoAuthStore implements AuthStore {
   private readonly userTable: Users;
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
+  private readonly phoneTable: Phones;
 
   /**
    * Opens access control on `db`. Its client stays the caller's, unless given as `client`:
@@ -44,6 +46,7 @@ export class MongoAuthStore implements AuthStore {
     this.grantTable = new Grants(db, this.userTable);
     this.reservationTable = new Reservations(db, this.grantTable, this.userTable);
     this.tokenTable = new Tokens(db, this.userTable);
+    this.phoneTable = new Phones(db, this.userTable);
   }
 
   user(name: string): Promise<User | undefined> {
@@ -164,6 +167,18 @@ export class MongoAuthStore implements AuthStore {
    */
   removeExpiredTokens(now: number): Promise<void> {
     return this.tokenTable.removeExpired(now);
+  }
+
+  phoneNumbers(username: string): Promise<string[]> {
+    return this.phoneTable.of(username);
+  }
+
+  addPhoneNumber(username: string, number: string): Promise<void> {
+    return this.db.change(() => this.phoneTable.add(username, number));
+  }
+
+  removePhoneNumber(username: string, number: string): Promise<void> {
+    return this.db.change(() => this.phoneTable.remove(username, number));
   }
 
   tiers(): Promise<Tier[]> {

@@ -129,6 +129,7 @@ export class Users {
     const { name, uid } = user;
     await this.users.deleteOne({ _id: name, uid });
     await this.db.collections.tokens.deleteMany({ user: name, uid });
+    await this.db.collections.phones.deleteMany({ user: name, uid });
     await this.db.collections.access.deleteMany({ $or: [{ user: name, uid }, { owner: name, ownerUid: uid }] });
   }
 

@@ -51,8 +51,20 @@ const version1 = `
   CREATE INDEX IF NOT EXISTS idx_users_tier ON users (tier);
 `;
 
+/**
+ * Version 2: users' verified phone numbers (issue 21), ntfy's user_phone. The primary key
+ * orders a user's numbers by their text, as ntfy's query returns them.
+ */
+const version2 = `
+  CREATE TABLE phones (
+    user TEXT NOT NULL REFERENCES users (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    number TEXT NOT NULL,
+    PRIMARY KEY (user, number)
+  );
+`;
+
 /** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
-const migrations: readonly string[] = [version1];
+const migrations: readonly string[] = [version1, version2];
 
 const latest = migrations.length;
 

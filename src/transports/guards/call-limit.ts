@@ -1,0 +1,21 @@
+import { errors } from '../../model/errors.js';
+import { isTrueWord } from '../http/params.js';
+import type { Guard, ParsedPublish } from './guard.js';
+
+/**
+ * A publish asking for a call (ntfy's convertPhoneNumber, then its call limiter): only a
+ * user may ask (40035), for one of their verified numbers, or with `yes` the first of them
+ * (40034), and one of the day's calls is taken (42910). The verified number replaces what
+ * was asked for.
+ */
+export const callLimit: Guard<ParsedPublish> = async (subject) => {
+  const { gate, call } = subject;
+  if (!call) return;
+  const user = gate.user;
+  if (!user || !gate.ctx.access) throw errors.anonymousCallsNotAllowed;
+  const numbers = await gate.ctx.access.store.phoneNumbers(user.name);
+  const number = isTrueWord(call) ? numbers[0] : numbers.find((n) => n === call);
+  if (number === undefined) throw errors.phoneNumberNotVerified;
+  gate.visitor.call(Date.now());
+  subject.call = number;
+};
