@@ -28,7 +28,7 @@ async function promptTwice(): Promise<string> {
 }
 
 /** Lines typed on stdin; on a terminal in raw mode, so nothing typed is shown. */
-function stdinLines(): { next(): Promise<string>; close(): void } {
+export function stdinLines(): { next(): Promise<string>; close(): void } {
   const stdin = process.stdin;
   if (stdin.isTTY) stdin.setRawMode(true);
   let buffered = '';
