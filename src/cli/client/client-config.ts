@@ -59,7 +59,7 @@ function readConfig(file: string): string {
 export function parseClientConfig(text: string, file = 'client.yml'): ClientConfig {
   let doc: unknown;
   try {
-    doc = parse(text, { customTags: textScalars }) ?? {};
+    doc = parse(text, { customTags: textScalars, logLevel: 'error' }) ?? {};
   } catch (err) {
     throw new ClientError(`${file}: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -67,7 +67,8 @@ export function parseClientConfig(text: string, file = 'client.yml'): ClientConf
   const config = emptyConfig();
   config.defaultHost = scalar(raw['default-host'], `${file}: default-host`) ?? defaultHost;
   config.defaultUser = scalar(raw['default-user'], `${file}: default-user`) ?? '';
-  config.defaultPassword = scalar(raw['default-password'], `${file}: default-password`);
+  const password = scalar(raw['default-password'], `${file}: default-password`);
+  if (password !== undefined) config.defaultPassword = password;
   config.defaultToken = scalar(raw['default-token'], `${file}: default-token`) ?? '';
   config.defaultCommand = scalar(raw['default-command'], `${file}: default-command`) ?? '';
   const list = raw.subscribe ?? [];
