@@ -1,4 +1,4 @@
-import { stdinLines } from '../password.js';
+import { stdinLines } from '../stdin-lines.js';
 import type { ClientConfig, ConfigSubscription } from './client-config.js';
 import { ClientError } from './client-error.js';
 
