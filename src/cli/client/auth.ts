@@ -53,8 +53,8 @@ export function subscriptionAuth(s: ConfigSubscription, config: ClientConfig, fa
  * an empty one is refused), read as is from a pipe, as ntfy's util.ReadPassword does.
  */
 async function promptPassword(): Promise<string> {
+  const lines = stdinLines(); // first: a terminal stops echoing before the prompt shows
   process.stderr.write('Enter Password: ');
-  const lines = stdinLines();
   const password = await lines.next();
   lines.close();
   process.stderr.write(`\r${' '.repeat(20)}\r`);
