@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import bcrypt from 'bcryptjs';
 import { ClientProcess, runClient } from '../../support/cli-client.js';
 import type { Json } from '../../support/clients.js';
@@ -31,6 +32,15 @@ async function publish(url: string, message: string, headers: Record<string, str
 }
 
 const asJson = (line: string): Json => JSON.parse(line) as Json;
+
+/** Waits until `done()` holds: the server's connection count has no event to wait on, so it is looked at every 20 ms. */
+async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(20);
+  }
+}
 
 describe('tocsin subscribe — printing and polling', () => {
   it('prints each message as the JSON line the server sent, live and replayed (since=)', async () => {
@@ -145,6 +155,21 @@ subscribe:
 });
 
 describe('tocsin subscribe — reconnecting', () => {
+  it('a connection lost before any message resumes from the time it opened: nothing published meanwhile is missed', async () => {
+    const connections = s.server.context.connections;
+    const earlier = new Set(connections);
+    const sub = new ClientProcess(['sub', `${s.url}/gap`]);
+    await until(() => connections.size > earlier.size);
+    // The server ends the new connection, as at its shutdown: the open event has gone out before.
+    [...connections].find((end) => !earlier.has(end))?.();
+    assert.match(await sub.stderr.take(10_000), /WARN 127\.0\.0\.1:\d+\/gap Connection closed by the server$/);
+    const m1 = await publish(`${s.url}/gap`, 'while away'); // the client waits 1 s before it reconnects
+    assert.equal(asJson(await sub.stdout.take(10_000)).id, m1.id);
+    const m2 = await publish(`${s.url}/gap`, 'live');
+    assert.equal(asJson(await sub.stdout.take(10_000)).id, m2.id);
+    sub.stop();
+  });
+
   it('a server restart with the same cache file loses and repeats no message', async () => {
     // The client talks to a fixed address, a proxy in front of the server. The server
     // cannot come back on its own port at once: uWS listens without SO_REUSEADDR, so the
