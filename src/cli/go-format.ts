@@ -16,14 +16,19 @@ export function rfc822(d: Date): string {
   return `${two(d.getUTCDate())} ${months[d.getUTCMonth()]} ${two(d.getUTCFullYear() % 100)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
-/** time.Duration.String() of whole seconds: "12h0m0s", "1m30s", "45s", "0s". */
+/**
+ * time.Duration.String() of a duration rounded to milliseconds: "12h0m0s", "1m30s",
+ * "56.553s", "553ms", "0s" (as ntfy prints `--wait-cmd` run times and tier durations).
+ */
 export function goDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
+  const ms = Math.round(seconds * 1000);
+  if (ms > 0 && ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = `${Math.floor((ms % 60_000) / 1000)}${ms % 1000 ? `.${String(ms % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  if (h > 0) return `${h}h${m}m${s}`;
+  if (m > 0) return `${m}m${s}`;
+  return s;
 }
 
 /** ntfy's util.FormatSizeHuman: "512 bytes", "15.0 MB", "1.0 GB". */

@@ -12,6 +12,7 @@ describe('Go formats of the CLI output', () => {
 
   it('durations as time.Duration.String()', () => {
     assert.deepEqual([0, 45, 90, 3600, 43_200, 86_400, 5_430].map(goDuration), ['0s', '45s', '1m30s', '1h0m0s', '12h0m0s', '24h0m0s', '1h30m30s']);
+    assert.deepEqual([56.553, 2.003, 62.5, 0.553, 0.0004, 3600.01].map(goDuration), ['56.553s', '2.003s', '1m2.5s', '553ms', '0s', '1h0m0.01s']);
   });
 
   it('sizes as ntfy\'s FormatSizeHuman', () => {

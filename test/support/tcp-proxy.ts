@@ -11,12 +11,16 @@ export class TcpProxy {
   private readonly open = new Set<Socket>();
   refusing = false;
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    /** Where new connections go: change it to follow a server restarted on another port. */
+    public target: { host: string; port: number },
+  ) {}
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
     const server = createServer();
-    const proxy = new TcpProxy(server);
-    server.on('connection', (client) => proxy.pipe(client, target));
+    const proxy = new TcpProxy(server, target);
+    server.on('connection', (client) => proxy.pipe(client, proxy.target));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     return proxy;
