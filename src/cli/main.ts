@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { registerAccess } from './access.js';
+import { registerImport } from './import.js';
 import { registerServe } from './serve.js';
 import { registerTier } from './tier.js';
 import { registerToken } from './token.js';
@@ -14,4 +15,5 @@ registerUser(program);
 registerAccess(program);
 registerToken(program);
 registerTier(program);
+registerImport(program);
 await program.parseAsync(process.argv);
