@@ -29,6 +29,9 @@ export interface NtfyAuth {
  */
 export const newestAuthVersion = 5;
 
+/** ntfy (Go) writes the bcrypt hash as a BLOB; Tocsin keeps it as text. */
+const passText = 'CAST(pass AS TEXT) AS pass';
+
 export function readNtfyAuth(file: string): NtfyAuth {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -55,7 +58,7 @@ interface AccessRow {
 }
 
 function readVersion1(db: Database.Database): NtfyAuth {
-  const users = (db.prepare('SELECT user, pass, role FROM user ORDER BY rowid').all() as { user: string; pass: string; role: string }[])
+  const users = (db.prepare(`SELECT user, ${passText}, role FROM user ORDER BY rowid`).all() as { user: string; pass: string; role: string }[])
     .filter((u) => u.user !== everyone)
     // Sync topics and creation times came with version 2: the user gets them now, as ntfy's migration gave them.
     .map((u): ImportedUser => ({ name: u.user, hash: u.pass, role: roleOf(u.role), syncTopic: randomName('st_', 16), prefs: {}, created: nowSeconds() }));
@@ -97,7 +100,7 @@ function readVersion2Up(db: Database.Database, version: number): NtfyAuth {
   // calls_limit came with version 4.
   const tierRows = db.prepare(`SELECT ${version >= 4 ? '*' : '*, 0 AS calls_limit'} FROM tier ORDER BY code`).all() as TierRow[];
   const tierCode = new Map(tierRows.map((t) => [t.id, t.code]));
-  const rows = db.prepare("SELECT id, user, pass, role, tier_id, prefs, sync_topic, created, deleted FROM user WHERE role != 'anonymous' ORDER BY created, user").all() as UserRow[];
+  const rows = db.prepare(`SELECT id, user, ${passText}, role, tier_id, prefs, sync_topic, created, deleted FROM user WHERE role != 'anonymous' ORDER BY created, user`).all() as UserRow[];
   const live = rows.filter((u) => u.deleted === null);
   const names = new Map<string, string>([['u_everyone', everyone], ...live.map((u) => [u.id, u.user] as const)]);
   const users = live.map((u): ImportedUser => {
