@@ -32,10 +32,12 @@ export interface ImportRun {
 }
 
 /**
- * 2,000 messages per transaction: measured over 1M messages into SQLite, larger batches
- * gained nothing, and a MongoDB log document of 2,000 messages stays far below 16 MB.
+ * Messages per transaction. SQLite writes each page a transaction dirtied to the WAL once,
+ * and random ids dirty pages all over their index: over 1M messages, batches of 2,000
+ * took 98 s to write, of 50,000 21 s (bench/import-ntfy.ts). On MongoDB a batch is one
+ * log document, which must stay well below its 16 MB.
  */
-const defaultBatchSize = 2000;
+const batchSizes = { embedded: 50_000, mongodb: 1000 };
 
 /**
  * `tocsin import ntfy`: reads ntfy's files (every schema version ntfy shipped; a version
@@ -84,7 +86,7 @@ function messageOptions(cache: CacheReader, run: ImportRun, auth: NtfyAuth | und
   const { config } = run;
   return {
     now,
-    batchSize: run.batchSize ?? defaultBatchSize,
+    batchSize: run.batchSize ?? (config.databaseUrl === '' ? batchSizes.embedded : batchSizes.mongodb),
     attachmentDir: run.source.attachmentCacheDir,
     progress: new Progress(run.out, 'messages', cache.count()),
     // As Tocsin counts uploads: a user's against the user, an anonymous one against its address.
