@@ -49,7 +49,7 @@ const batchSizes = { embedded: 50_000, mongodb: 1000 };
 export async function importNtfy(run: ImportRun): Promise<Summary> {
   const { config, source, dryRun } = run;
   const auth = source.authFile ? readNtfyAuth(source.authFile) : undefined;
-  const cache = source.cacheFile ? new CacheReader(source.cacheFile, config.cacheDurationMs / 1000) : undefined;
+  const cache = source.cacheFile ? new CacheReader(source.cacheFile, cacheDuration(config)) : undefined;
   try {
     const summary = new Summary();
     const now = nowSeconds();
@@ -57,7 +57,7 @@ export async function importNtfy(run: ImportRun): Promise<Summary> {
     try {
       if (auth) await writeAuth(auth, stores?.auth, summary, now);
       if (cache && stores) await copyCache(cache, stores, run, auth, summary, now);
-      else if (cache) await writeMessages(cache, undefined, messageOptions(cache, run, auth, now), summary);
+      else if (cache) await writeMessages(undefined, messageOptions(cache, run, auth, now), summary);
     } finally {
       await stores?.close();
     }
@@ -75,7 +75,7 @@ async function copyCache(cache: CacheReader, stores: Stores, run: ImportRun, aut
   });
   try {
     const target: MessageTarget = { cache: stores.cache, attachments: stores.attachments, schedule: (id, at) => scheduler.deliverOnceAt(id, at) };
-    await writeMessages(cache, target, messageOptions(cache, run, auth, now), summary);
+    await writeMessages(target, messageOptions(cache, run, auth, now), summary);
     await stores.cache.setImportedStats(cache.publishedTotal());
   } finally {
     await scheduler.stop();
@@ -86,7 +86,7 @@ function messageOptions(cache: CacheReader, run: ImportRun, auth: NtfyAuth | und
   const { config } = run;
   return {
     now,
-    batchSize: run.batchSize ?? (config.databaseUrl === '' ? batchSizes.embedded : batchSizes.mongodb),
+    pages: cache.pages(run.batchSize ?? (config.databaseUrl === '' ? batchSizes.embedded : batchSizes.mongodb)),
     attachmentDir: run.source.attachmentCacheDir,
     progress: new Progress(run.out, 'messages', cache.count()),
     // As Tocsin counts uploads: a user's against the user, an anonymous one against its address.
@@ -96,6 +96,11 @@ function messageOptions(cache: CacheReader, run: ImportRun, auth: NtfyAuth | und
       return m.sender === '' ? '' : visitorKey(m.sender, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6);
     },
   };
+}
+
+/** ntfy's cache-duration, taken to be Tocsin's: it dates messages of files before ntfy 2.0. */
+function cacheDuration(config: Config): number {
+  return config.cacheDurationMs / 1000;
 }
 
 /** Tocsin's stores, refusing a config with nowhere to keep what is imported. */

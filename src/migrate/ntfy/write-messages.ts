@@ -5,7 +5,7 @@ import type { AttachmentStore } from '../../store/attachment-store.js';
 import type { MessageCache } from '../../store/message-cache.js';
 import type { Progress } from '../progress.js';
 import type { Summary } from '../summary.js';
-import type { CacheReader, NtfyMessage } from './cache-reader.js';
+import type { NtfyMessage } from './cache-reader.js';
 
 /** Where the messages go; absent in a dry run. */
 export interface MessageTarget {
@@ -18,8 +18,8 @@ export interface MessageTarget {
 
 export interface MessageOptions {
   now: number;
-  /** Messages per transaction (per log insert on MongoDB). */
-  batchSize: number;
+  /** The cache's messages, a batch (a transaction, a MongoDB log insert) at a time, in ntfy's order. */
+  pages: Iterable<NtfyMessage[]>;
   /** ntfy's attachment-cache-dir, whose files are named by message id. */
   attachmentDir: string | undefined;
   /** Whom an uploaded file counts against in Tocsin (attachment limits). */
@@ -37,8 +37,8 @@ const already = 'already there';
  * in one transaction: an interrupt leaves whole batches, and the next run skips what is
  * there. Expired messages are left out: Tocsin would never serve them.
  */
-export async function writeMessages(reader: CacheReader, target: MessageTarget | undefined, o: MessageOptions, summary: Summary): Promise<void> {
-  for (const page of reader.pages(o.batchSize)) {
+export async function writeMessages(target: MessageTarget | undefined, o: MessageOptions, summary: Summary): Promise<void> {
+  for (const page of o.pages) {
     summary.read('messages', page.length);
     const live = page.filter(({ entry }) => !entry.published || (entry.message.expires ?? 0) > o.now);
     summary.skipped('messages', 'expired', page.length - live.length);
