@@ -48,6 +48,21 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, 'crash', { kind: 'all' }), [waiting.id]);
   });
 
+  it('cache — an import cut off between reserving its ids and its log insert is completed by the next', async () => {
+    // given: ids an import reserved before its process died, its messages in no batch
+    const { cache, db } = await openCache((await ferretDb()).databaseName('import-cut'));
+    const [a, b] = [message('cut', { time: now - 20 }), message('cut', { time: now - 10 })];
+    await db.collection<{ _id: string; expires: number }>('message_ids').insertOne({ _id: a.id, expires: a.expires as number });
+
+    // when
+    const added = await cache.import([entry(a), entry(b)]);
+
+    // then
+    assert.equal(added, 2);
+    assert.deepEqual(await ids(cache, 'cut', { kind: 'all' }), [a.id, b.id]);
+    assert.equal(await cache.import([entry(a), entry(b)]), 0);
+  });
+
   it('cache — a write the database does not answer fails as StoreWriteError (not writable), leaving nothing', async () => {
     // given: a node whose connections to the database are cut and refused (but its monitor's: see TcpProxy.cut)
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL((await ferretDb()).url).port) });
