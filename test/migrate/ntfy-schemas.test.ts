@@ -130,6 +130,17 @@ describe('import ntfy — schemas it does not know', () => {
       message: `${files.authFile}: table user at schema version 6 is not a schema this Tocsin can import (it reads ntfy's versions 1 to 5)`,
     });
   });
+
+  it('an auth-file lacking a table its version has', async () => {
+    const files = ntfyFiles('2.13.0');
+    const db = new Database(files.authFile);
+    db.exec('DROP TABLE user_token');
+    db.close();
+    const { config } = tocsinConfig();
+    await assert.rejects(importNtfy({ config, source: { authFile: files.authFile }, dryRun: true, out: quietOutput() }), {
+      message: `${files.authFile}: table user at schema version 5 is not a schema this Tocsin can import (no such table: user_token)`,
+    });
+  });
 });
 
 describe('tocsin import ntfy — the command', () => {

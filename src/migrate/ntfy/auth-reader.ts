@@ -36,7 +36,13 @@ export function readNtfyAuth(file: string): NtfyAuth {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const version = authVersion(db, file);
-    return version === 1 ? readVersion1(db) : readVersion2Up(db, version);
+    try {
+      return version === 1 ? readVersion1(db) : readVersion2Up(db, version);
+    } catch (err) {
+      // A table or column its version has is missing: not a file ntfy made.
+      if (err instanceof Database.SqliteError) throw new UnknownSchema(file, 'user', version, err.message);
+      throw err;
+    }
   } finally {
     db.close();
   }
@@ -62,7 +68,8 @@ function readVersion1(db: Database.Database): NtfyAuth {
     .filter((u) => u.user !== everyone)
     // Sync topics and creation times came with version 2: the user gets them now, as ntfy's migration gave them.
     .map((u): ImportedUser => ({ name: u.user, hash: u.pass, role: roleOf(u.role), syncTopic: randomName('st_', 16), prefs: {}, created: nowSeconds() }));
-  const grants = (db.prepare('SELECT user, topic, read, write FROM access ORDER BY rowid').all() as AccessRow[]).map((a) => ({
+  const names = new Set([everyone, ...users.map((u) => u.name)]);
+  const grants = (db.prepare('SELECT user, topic, read, write FROM access ORDER BY rowid').all() as AccessRow[]).filter((a) => names.has(a.user)).map((a) => ({
     user: a.user,
     grant: { topic: topicOf(a.topic, 1), permission: permissionOf(a) },
   }));
