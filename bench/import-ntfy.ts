@@ -5,6 +5,7 @@
  *
  *   npm run build && node dist/bench/import-ntfy.js                      1M into SQLite
  *   node dist/bench/import-ntfy.js --messages 200000 --database-url URL  into MongoDB
+ *   node dist/bench/import-ntfy.js --batch 200000                        another batch size
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,9 @@ function makeNtfyCache(file: string, count: number): void {
   db.close();
 }
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '1000000' }, 'database-url': { type: 'string', default: '' } } });
+const { values } = parseArgs({
+  options: { messages: { type: 'string', default: '1000000' }, 'database-url': { type: 'string', default: '' }, batch: { type: 'string' } },
+});
 const count = Number(values.messages);
 const dir = mkdtempSync(join(tmpdir(), 'tocsin-import-bench-'));
 try {
@@ -63,7 +66,8 @@ try {
   const { config } = loadConfig({ flags: { 'cache-file': join(dir, 'tocsin-cache.db'), 'database-url': values['database-url'] } });
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const summary = await importNtfy({ config, source: { cacheFile: source }, dryRun: false, out: process.stderr });
+  const batchSize = values.batch === undefined ? undefined : Number(values.batch);
+  const summary = await importNtfy({ config, source: { cacheFile: source }, dryRun: false, out: process.stderr, batchSize });
   const seconds = (performance.now() - started) / 1000;
   // Wall time depends on what else the machine runs; CPU time (every thread) does not.
   const cpu = process.cpuUsage(cpuBefore);
