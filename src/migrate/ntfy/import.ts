@@ -10,7 +10,7 @@ import { Summary } from '../summary.js';
 import { readNtfyAuth, type NtfyAuth } from './auth-reader.js';
 import { CacheReader, type NtfyMessage } from './cache-reader.js';
 import { writeAuth } from './write-auth.js';
-import { writeMessages, type MessageTarget } from './write-messages.js';
+import { writeMessages, type MessageOptions, type MessageTarget } from './write-messages.js';
 
 /** An ntfy server's files, as its server.yml names them; any may be left out. */
 export interface NtfySource {
@@ -82,7 +82,7 @@ async function copyCache(cache: CacheReader, stores: Stores, run: ImportRun, aut
   }
 }
 
-function messageOptions(cache: CacheReader, run: ImportRun, auth: NtfyAuth | undefined, now: number) {
+function messageOptions(cache: CacheReader, run: ImportRun, auth: NtfyAuth | undefined, now: number): MessageOptions {
   const { config } = run;
   return {
     now,
