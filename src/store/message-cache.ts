@@ -84,9 +84,10 @@ export interface MessageCache {
    * id, times and JSON and takes the next commit sequence number, in the order given, so
    * replays and `since=<id>` keep that server's order, before anything committed later.
    * An id the cache already holds is skipped, not an error, so an import run again or
-   * after an interrupt adds only what is missing. The batch commits atomically (on
-   * MongoDB: one log insert). Scheduled entries wait as `add`'s do; their jobs are the
-   * caller's. Answers how many entries were added.
+   * after an interrupt adds only what is missing. The batch commits atomically, or (on
+   * MongoDB, in runs of few topics: see mongo/message-cache.ts) in consecutive atomic
+   * parts, in order. Scheduled entries wait as `add`'s do; their jobs are the caller's.
+   * Answers how many entries were added.
    */
   import(entries: readonly CacheEntry[]): Promise<number>;
   /**
