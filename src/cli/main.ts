@@ -11,20 +11,16 @@ const program = new Command('tocsin')
 // take a second to load, so they are imported only for the other commands.
 const clientWords = ['publish', 'pub', 'send', 'trigger', 'subscribe', 'sub'];
 if (!clientWords.includes(process.argv[2] ?? '')) {
-  const [{ registerServe }, { registerUser }, { registerAccess }, { registerToken }, { registerTier }, { registerWebPush }] = await Promise.all([
-    import('./serve.js'),
-    import('./user.js'),
-    import('./access.js'),
-    import('./token.js'),
-    import('./tier.js'),
-    import('./webpush.js'),
+  const registers = await Promise.all([
+    import('./serve.js').then((m) => m.registerServe),
+    import('./user.js').then((m) => m.registerUser),
+    import('./access.js').then((m) => m.registerAccess),
+    import('./token.js').then((m) => m.registerToken),
+    import('./tier.js').then((m) => m.registerTier),
+    import('./webpush.js').then((m) => m.registerWebPush),
+    import('./import.js').then((m) => m.registerImport),
   ]);
-  registerServe(program);
-  registerUser(program);
-  registerAccess(program);
-  registerToken(program);
-  registerTier(program);
-  registerWebPush(program);
+  for (const register of registers) register(program);
 }
 // Lets publish/subscribe end their flags at the first argument (passThroughOptions), as
 // ntfy's do. Set after the admin commands exist: commands made later inherit it, and

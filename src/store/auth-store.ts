@@ -13,6 +13,21 @@ export interface Token {
   provisioned?: boolean;
 }
 
+/** A user as another server kept it (`tocsin import ntfy`): credentials and account as they are. */
+export interface ImportedUser {
+  name: string;
+  /** bcrypt hash, kept: the user's password keeps working. */
+  hash: string;
+  role: Role;
+  /** Code of a tier the store holds, or none. */
+  tier?: string;
+  /** Kept, so the web app's account sync topic stays the same. */
+  syncTopic: string;
+  prefs: Prefs;
+  /** Unix seconds. */
+  created: number;
+}
+
 /** What server.yml provisions (`auth-users`, `auth-access`, `auth-tokens`), checked by the caller. */
 export interface Provisioning {
   users: { name: string; hash: string; role: Role }[];
@@ -60,6 +75,12 @@ export interface AuthStore {
    */
   provision(p: Provisioning): Promise<void>;
   addUser(name: string, hash: string, role: Role): Promise<void>;
+  /**
+   * Adds a user made on another server as it is (hash, sync topic, creation time). A user
+   * of that name already here is left as it is; answers whether this one was added.
+   * Throws `NotFound` for a tier the store does not hold.
+   */
+  importUser(user: ImportedUser): Promise<boolean>;
   removeUser(name: string): Promise<void>;
   /** This and the next two throw `Provisioned` for a provisioned user. */
   changePassword(name: string, hash: string): Promise<void>;

@@ -79,4 +79,20 @@ export interface MessageCache {
    * each other's counts.
    */
   addStats(messages: number): Promise<number>;
+  /**
+   * Adds messages another server cached (`tocsin import ntfy`) as they are: each keeps its
+   * id, times and JSON and takes the next commit sequence number, in the order given, so
+   * replays and `since=<id>` keep that server's order, before anything committed later.
+   * An id the cache already holds is skipped, not an error, so an import run again or
+   * after an interrupt adds only what is missing. The batch commits atomically, or (on
+   * MongoDB, in runs of few topics: see mongo/message-cache.ts) in consecutive atomic
+   * parts, in order. Scheduled entries wait as `add`'s do; their jobs are the caller's.
+   * Answers how many entries were added.
+   */
+  import(entries: readonly CacheEntry[]): Promise<number>;
+  /**
+   * Sets the total of messages the imported server had published; `loadStats` counts it
+   * beside what `addStats` added. Setting, not adding: an import run twice counts once.
+   */
+  setImportedStats(messages: number): Promise<void>;
 }

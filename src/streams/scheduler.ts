@@ -55,6 +55,14 @@ export class Scheduler {
     await this.agenda.schedule(at, deliverJob, { id });
   }
 
+  /**
+   * Schedules delivery of a stored, waiting message unless a job for it exists already:
+   * for messages imported from ntfy, whose import may run again after an interrupt.
+   */
+  async deliverOnceAt(id: string, at: Date): Promise<void> {
+    await this.agenda.create(deliverJob, { id }).unique({ 'data.id': id }, { insertOnly: true }).schedule(at).save();
+  }
+
   /** Drops the delivery jobs of messages that were replaced or deleted before they were due. */
   async cancel(ids: readonly string[]): Promise<void> {
     for (const id of ids) await this.agenda.cancel({ name: deliverJob, data: { id } });

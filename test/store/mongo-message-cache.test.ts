@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Db, MongoClient } from 'mongodb';
+import { randomId } from '../../src/model/message.js';
 import type { MessageCache } from '../../src/store/message-cache.js';
 import { StoreWriteError } from '../../src/store/write-error.js';
 import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
@@ -46,6 +47,38 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(released.map((e) => e.head.id), [waiting.id]);
     assert.deepEqual(await cache.release([waiting.id]), []);
     assert.deepEqual(await ids(cache, 'crash', { kind: 'all' }), [waiting.id]);
+  });
+
+  it('cache — an import cut off between reserving its ids and its log insert is completed by the next', async () => {
+    // given: ids an import reserved before its process died, its messages in no batch
+    const { cache, db } = await openCache((await ferretDb()).databaseName('import-cut'));
+    const [a, b] = [message('cut', { time: now - 20 }), message('cut', { time: now - 10 })];
+    await db.collection<{ _id: string; expires: number }>('message_ids').insertOne({ _id: a.id, expires: a.expires as number });
+
+    // when
+    const added = await cache.import([entry(a), entry(b)]);
+
+    // then
+    assert.equal(added, 2);
+    assert.deepEqual(await ids(cache, 'cut', { kind: 'all' }), [a.id, b.id]);
+    assert.equal(await cache.import([entry(a), entry(b)]), 0);
+  });
+
+  it('cache — an import of many topics is written in order, in log inserts FerretDB can index', async () => {
+    // given: 300 messages on 300 random topics of 40 characters, more than one index row of
+    // FerretDB holds (random, so PostgreSQL cannot compress them to fit)
+    const { cache } = await openCache((await ferretDb()).databaseName('import-topics'));
+    const many = Array.from({ length: 300 }, () => message(randomId(40)));
+
+    // when
+    const added = await cache.import(many.map((m) => entry(m)));
+
+    // then
+    assert.equal(added, 300);
+    assert.equal(await cache.count(), 300);
+    const [first, last] = [many[0]!, many[299]!];
+    assert.deepEqual(await ids(cache, first.topic, { kind: 'all' }), [first.id]);
+    assert.deepEqual(await ids(cache, last.topic, { kind: 'id', id: first.id }), [last.id], 'later in the import, later in the log');
   });
 
   it('cache — a write the database does not answer fails as StoreWriteError (not writable), leaving nothing', async () => {

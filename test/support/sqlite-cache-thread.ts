@@ -57,6 +57,14 @@ export class ThreadedSqliteCache implements MessageCache {
     return this.call('addStats', messages) as Promise<number>;
   }
 
+  import(entries: readonly CacheEntry[]): Promise<number> {
+    return this.call('import', entries) as Promise<number>;
+  }
+
+  async setImportedStats(messages: number): Promise<void> {
+    await this.call('setImportedStats', messages);
+  }
+
   close(): Promise<void> {
     return this.calls.close();
   }

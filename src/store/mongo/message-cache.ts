@@ -14,6 +14,9 @@ import { writeFailure } from './write-error.js';
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
 
 /** Counted by `count`, pruned by `prune`: what SQLite keeps as published rows. */
+/** The counter of the imported server's total: one document, set by every import. */
+const importedStats = 'import';
+
 const counted = { 'events.kind': { $in: ['stored', 'released'] } };
 
 /**
@@ -166,6 +169,31 @@ export class MongoMessageCache implements MessageCache {
     return this.counters.sum('messages');
   }
 
+  async import(entries: readonly CacheEntry[]): Promise<number> {
+    const events = firstOfEachId(entries.map(toEvent));
+    const held = await writing(() => this.ids.reserveAbsent(events.map(({ id, expires }) => ({ id, expires }))));
+    // An id held but in no batch was reserved by an import cut off before its log insert:
+    // its message is still missing.
+    const logged = held.size === 0 ? new Set<string>() : await this.logged([...held]);
+    const fresh = events.filter((e) => !logged.has(e.id));
+    for (const chunk of fewTopics(fresh)) {
+      const batch = await writing(() => this.log.append({ ...listed(chunk), events: chunk }));
+      await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
+    }
+    return fresh.length;
+  }
+
+  async setImportedStats(messages: number): Promise<void> {
+    await this.counters.setShared('messages', importedStats, messages);
+  }
+
+  /** Which of `ids` a batch of the log holds. */
+  private async logged(ids: string[]): Promise<Set<string>> {
+    const batches = await this.log.batches.find({ ids: { $in: ids } }, { projection: { ids: 1 } }).toArray();
+    const wanted = new Set(ids);
+    return new Set(batches.flatMap((b) => b.ids ?? []).filter((id) => wanted.has(id)));
+  }
+
   /** Messages that expired at or before this are pruned: `count` and `topics` leave them out. */
   private prunedBefore(): Promise<number> {
     // -1: before any prune, messages stored with no expiry (0) count, as in SQLite.
@@ -191,6 +219,41 @@ function toEvent({ message: m, json, published }: CacheEntry): LogEvent {
     ...(m.sequence_id !== undefined && { sid: m.sequence_id }),
     ...(m.attachment !== undefined && { attachment: true as const }),
   };
+}
+
+/** The events without a repeated id (an import's source may hold one twice), the first kept. */
+function firstOfEachId(events: LogEvent[]): LogEvent[] {
+  const seen = new Set<string>();
+  return events.filter((e) => !seen.has(e.id) && seen.add(e.id));
+}
+
+/**
+ * FerretDB 1.24 keeps a batch's whole `topics` array in one PostgreSQL index row, which
+ * may not exceed 2,704 bytes (measured: an import batch of 1,000 topics was refused), so
+ * an import is split into runs of events, in order, whose topic names add up to at most
+ * this many bytes. MongoDB indexes each element apart and would take any batch.
+ */
+const topicBytesPerBatch = 1024;
+
+/** `events` cut, in order, into runs whose distinct topics fit one index row. */
+function fewTopics(events: readonly LogEvent[]): LogEvent[][] {
+  const runs: LogEvent[][] = [];
+  let run: LogEvent[] = [];
+  let topics = new Set<string>();
+  let bytes = 0;
+  for (const e of events) {
+    if (!topics.has(e.topic)) {
+      if (bytes + e.topic.length > topicBytesPerBatch && run.length > 0) {
+        runs.push(run);
+        [run, topics, bytes] = [[], new Set(), 0];
+      }
+      topics.add(e.topic);
+      bytes += e.topic.length;
+    }
+    run.push(e);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
 }
 
 /** The batch's lookup fields: its topics and ids (omitted when empty). */

@@ -43,6 +43,20 @@ export class MessageIds {
     }
   }
 
+  /**
+   * Reserves the ids not yet held, for an import; answers those already held. Unlike
+   * `reserve`, an id held is no failure: the import skips a message the cache has.
+   */
+  async reserveAbsent(ids: readonly { id: string; expires: number }[]): Promise<Set<string>> {
+    try {
+      await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires })), { ordered: false });
+      return new Set();
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError) || err.writeErrors === undefined || !isDuplicateKey(err)) throw err;
+      return new Set(failedWrites(err).map((e) => (ids[e.index] as { id: string }).id));
+    }
+  }
+
   /** Gives back ids reserved by a batch that did not commit. */
   async free(ids: readonly string[]): Promise<void> {
     if (ids.length > 0) await this.held.deleteMany({ _id: { $in: [...ids] } });

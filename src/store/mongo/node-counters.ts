@@ -34,6 +34,14 @@ export class NodeCounters {
     return write.then(() => undefined);
   }
 
+  /**
+   * Sets `key` of the writer named `owner` rather than this instance's: one document every
+   * instance may set to the same value (an import's total), counted in `sum` as any other.
+   */
+  async setShared(key: Key, owner: string, value: number): Promise<void> {
+    await this.counters.updateOne({ _id: `${owner}:${key}` }, { $set: { key, value } }, { upsert: true });
+  }
+
   /** The sum of every instance's `key`. */
   async sum(key: Key): Promise<number> {
     const [result] = await this.counters.aggregate<{ value: number }>([{ $match: { key } }, { $group: { _id: null, value: { $sum: '$value' } } }]).toArray();

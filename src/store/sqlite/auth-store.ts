@@ -1,6 +1,6 @@
 import { everyone, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
-import type { AuthStore, Provisioning, Token } from '../auth-store.js';
+import type { AuthStore, ImportedUser, Provisioning, Token } from '../auth-store.js';
 import { AuthFile } from './auth/file.js';
 import { Grants } from './auth/grants.js';
 import { Phones } from './auth/phones.js';
@@ -76,6 +76,10 @@ export class SqliteAuthStore implements AuthStore {
 
   async addUser(name: string, hash: string, role: Role): Promise<void> {
     this.userTable.add(name, hash, role);
+  }
+
+  async importUser(u: ImportedUser): Promise<boolean> {
+    return this.userTable.import(u);
   }
 
   async removeUser(name: string): Promise<void> {

@@ -9,6 +9,8 @@ import { writeFailure } from './write-error.js';
 type Row = [number, string];
 
 const columns = 'seq, json';
+/** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
+const importedStats = 'messages-imported';
 const newestFirst = 'ORDER BY time DESC, seq DESC';
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
@@ -25,6 +27,7 @@ const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_de
 export class SqliteMessageCache implements MessageCache {
   private readonly insert: Database.Statement;
   private readonly insertBatch: (entries: readonly CacheEntry[]) => Added;
+  private readonly importBatch: (entries: readonly CacheEntry[]) => number;
   private readonly releaseBatch: (ids: readonly string[]) => Outbound[];
   private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
   private readonly seqOfId: Database.Statement;
@@ -45,6 +48,13 @@ export class SqliteMessageCache implements MessageCache {
       });
       return { seqs, replaced };
     });
+    const insertAbsent = db.prepare(
+      'INSERT OR IGNORE INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.importBatch = db.transaction((entries: readonly CacheEntry[]) =>
+      entries.reduce((added, { message: m, json, published }) =>
+        added + insertAbsent.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null).changes, 0),
+    );
     // Re-inserting takes a fresh seq: the message is delivered now, after messages
     // committed while it waited, and since=<id> must see it after those.
     const takeWaiting = db.prepare('DELETE FROM messages WHERE id = ? AND published = 0 RETURNING id, topic, time, expires, json').raw(true);
@@ -146,16 +156,32 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async loadStats(): Promise<number> {
-    const value = this.db.prepare("SELECT value FROM stats WHERE key = 'messages'").pluck().get() as number | undefined;
-    return value ?? 0;
+    return this.db.prepare(`SELECT IFNULL(SUM(value), 0) FROM stats WHERE key IN ('messages', '${importedStats}')`).pluck().get() as number;
   }
 
   async addStats(messages: number): Promise<number> {
     // The row a file made before increments holds the total it saved; adding keeps it.
-    return this.db
+    const total = this.db
       .prepare("INSERT INTO stats (key, value) VALUES ('messages', ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value RETURNING value")
       .pluck()
       .get(messages) as number;
+    return total + this.imported();
+  }
+
+  async import(entries: readonly CacheEntry[]): Promise<number> {
+    try {
+      return this.importBatch(entries);
+    } catch (err) {
+      throw writeFailure(err);
+    }
+  }
+
+  async setImportedStats(messages: number): Promise<void> {
+    this.db.prepare('INSERT INTO stats (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(importedStats, messages);
+  }
+
+  private imported(): number {
+    return (this.db.prepare('SELECT value FROM stats WHERE key = ?').pluck().get(importedStats) as number | undefined) ?? 0;
   }
 }
 

@@ -35,6 +35,22 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       await assert.rejects(s.changePrefs('nobody', {}), NotFound);
     });
 
+    it('imports a user as it is, once: hash, role, tier, sync topic, settings', async () => {
+      const s = await store();
+      await s.putTier(pro, false);
+      const prefs = { language: 'de', notification: { sound: 'dadum' } };
+      const imported = { name: 'ben', hash: '$2a$10$kept', role: 'user' as const, tier: pro.code, syncTopic: 'st_0123456789abcdef', prefs, created: 1_700_000_000 };
+      assert.equal(await s.importUser(imported), true);
+      const ben = await s.user('ben');
+      assert.deepEqual({ hash: ben?.hash, role: ben?.role, tier: ben?.tier, syncTopic: ben?.syncTopic, prefs: ben?.prefs, provisioned: ben?.provisioned },
+        { hash: '$2a$10$kept', role: 'user', tier: pro, syncTopic: 'st_0123456789abcdef', prefs, provisioned: false });
+      assert.equal(await s.importUser({ ...imported, hash: '$2a$10$other', role: 'admin' }), false, 'a user already here stays');
+      assert.equal((await s.user('ben'))?.hash, '$2a$10$kept');
+      assert.equal(await s.userCount(), 1);
+      await assert.rejects(s.importUser({ ...imported, name: 'carl', tier: 'nosuchtier' }), NotFound);
+      assert.equal(await s.user('carl'), undefined);
+    });
+
     it('sees its own changes at once', async () => {
       const s = await store();
       await s.addUser('phil', '$one', 'user');

@@ -123,6 +123,34 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(await cache.count(), 2);
     });
 
+    it('import keeps ids, times and order, skips ids held, and comes before later commits', async () => {
+      const cache = await create();
+      const [old1, old2] = [message('imp', { time: now - 200 }), message('imp', { time: now - 100 })];
+      const waiting = message('imp', { time: now + 600 });
+      assert.equal(await cache.import([entry(old1), entry(old2), entry(waiting, false)]), 3);
+      const newer = message('imp');
+      await cache.add([entry(newer)]);
+      assert.equal(await cache.import([entry(old1), entry(old2), entry(waiting, false), entry(old2)]), 0, 'a second import adds nothing');
+      assert.deepEqual(await ids(cache, 'imp', { kind: 'all' }), [old1.id, old2.id, newer.id]);
+      assert.deepEqual(await ids(cache, 'imp', { kind: 'id', id: old1.id }), [old2.id, newer.id]);
+      assert.deepEqual(await ids(cache, 'imp', { kind: 'all' }, true), [old1.id, old2.id, newer.id, waiting.id]);
+      const [replayed] = (await cache.replay({ topic: 'imp', since: { kind: 'latest' }, scheduled: false, maxBytes: 1e9 })).messages;
+      assert.equal(replayed?.json, messageJson(newer));
+      assert.equal((await cache.release([waiting.id]))[0]?.json, messageJson(waiting), 'an imported scheduled message is released as any other');
+      const partly = message('imp', { time: now - 50 });
+      assert.equal(await cache.import([entry(old1), entry(partly)]), 1, 'a run cut short is completed');
+      assert.equal(await cache.count(), 5);
+    });
+
+    it('the imported total counts beside added stats, once however often it is set', async () => {
+      const cache = await create();
+      await cache.addStats(5);
+      await cache.setImportedStats(1000);
+      await cache.setImportedStats(1000);
+      assert.equal(await cache.loadStats(), 1005);
+      assert.equal(await cache.addStats(2), 1007);
+    });
+
     it('stats add up: each addition answers the new total', async () => {
       const cache = await create();
       assert.equal(await cache.loadStats(), 0);

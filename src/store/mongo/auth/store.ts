@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AuthStore, Provisioning, Token } from '../../auth-store.js';
+import type { AuthStore, ImportedUser, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
 import { Grants } from './grants.js';
@@ -88,6 +88,10 @@ export class MongoAuthStore implements AuthStore {
 
   addUser(name: string, hash: string, role: Role): Promise<void> {
     return this.db.change(() => this.userTable.add(name, hash, role));
+  }
+
+  importUser(u: ImportedUser): Promise<boolean> {
+    return this.db.change(() => this.userTable.import(u));
   }
 
   removeUser(name: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomName, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Tier } from '../../../model/account.js';
 import { nowSeconds } from '../../../model/message.js';
-import { AlreadyExists, NotFound, Provisioned, type Provisioning } from '../../auth-store.js';
+import { AlreadyExists, NotFound, Provisioned, type ImportedUser, type Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
 import { isDuplicateKey, newUid, type Holder, type UserDoc } from './collections.js';
 import { compareText, firstOf } from './order.js';
@@ -79,6 +79,21 @@ export class Users {
       await this.users.insertOne(doc);
     } catch (err) {
       if (isDuplicateKey(err)) throw new AlreadyExists(`user ${name} already exists`);
+      throw err;
+    }
+  }
+
+  async import(u: ImportedUser): Promise<boolean> {
+    if (u.tier !== undefined && !(await this.tiers.find(u.tier))) throw new NotFound(`tier ${u.tier} does not exist`);
+    const doc: UserDoc = {
+      _id: u.name, uid: newUid(), hash: u.hash, role: u.role, tier: u.tier ?? null, syncTopic: u.syncTopic,
+      prefs: JSON.stringify(u.prefs), provisioned: false, created: u.created,
+    };
+    try {
+      await this.users.insertOne(doc);
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
       throw err;
     }
   }

@@ -1,7 +1,7 @@
 import { randomName, type Role, type User } from '../../../model/access.js';
 import type { Prefs } from '../../../model/account.js';
 import { nowSeconds } from '../../../model/message.js';
-import { AlreadyExists, NotFound, Provisioned, type Provisioning } from '../../auth-store.js';
+import { AlreadyExists, NotFound, Provisioned, type ImportedUser, type Provisioning } from '../../auth-store.js';
 import type { AuthFile } from './file.js';
 import type { Grants } from './grants.js';
 import type { Tiers } from './tiers.js';
@@ -49,6 +49,13 @@ export class Users {
       name, hash, role, randomName('st_', 16), nowSeconds(),
     );
     if (added.changes === 0) throw new AlreadyExists(`user ${name} already exists`);
+  }
+
+  import(u: ImportedUser): boolean {
+    if (u.tier !== undefined && !this.tiers.find(u.tier)) throw new NotFound(`tier ${u.tier} does not exist`);
+    return this.file.write('INSERT OR IGNORE INTO users (name, hash, role, tier, sync_topic, prefs, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      u.name, u.hash, u.role, u.tier ?? null, u.syncTopic, JSON.stringify(u.prefs), u.created,
+    ).changes === 1;
   }
 
   remove(name: string): void {

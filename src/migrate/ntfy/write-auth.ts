@@ -1,0 +1,59 @@
+import type { AuthStore } from '../../store/auth-store.js';
+import type { Summary } from '../summary.js';
+import type { NtfyAuth } from './auth-reader.js';
+
+const already = 'already there';
+
+/**
+ * Writes what an ntfy user.db holds into Tocsin's auth store, tiers first (users name
+ * them), users before what belongs to them. A record Tocsin holds already (a tier code, a
+ * user name, a user's entry for a topic, a reservation, a token) is left as it is, so a
+ * run after an interrupt or a second run adds only what is missing. Without `store` (a dry
+ * run) it only counts.
+ */
+export async function writeAuth(auth: NtfyAuth, store: AuthStore | undefined, summary: Summary, now: number): Promise<void> {
+  /** Writes one record of `kind` with `write`, which answers false for one already there; a dry run only counts. */
+  const put = async (kind: string, write: (s: AuthStore) => Promise<boolean>, counted = false): Promise<void> => {
+    if (!counted) summary.read(kind);
+    if (!store) return summary.added(kind);
+    if (await write(store)) summary.added(kind);
+    else summary.skipped(kind, already);
+  };
+  summary.read('users', auth.users.length + auth.deletedUsers);
+  summary.skipped('users', 'deleted accounts', auth.deletedUsers);
+  for (const tier of auth.tiers) {
+    await put('tiers', async (s) => {
+      if (await s.tier(tier.code)) return false;
+      await s.putTier(tier, false);
+      return true;
+    });
+  }
+  for (const user of auth.users) await put('users', (s) => s.importUser(user), true);
+  for (const { user, grant } of auth.grants) {
+    await put('access entries', async (s) => {
+      if ((await s.grants(user)).some((g) => g.topic === grant.topic)) return false;
+      await s.allowAccess(user, grant.topic, grant.permission);
+      return true;
+    });
+  }
+  for (const { user, reservation } of auth.reservations) {
+    await put('reservations', async (s) => {
+      if ((await s.reservations(user)).some((r) => r.topic === reservation.topic)) return false;
+      await s.addReservation(user, reservation.topic, reservation.everyone);
+      return true;
+    });
+  }
+  for (const { user, token } of auth.tokens) {
+    summary.read('tokens');
+    // ntfy would have deleted it at its next run; Tocsin's housekeeping would too.
+    if (token.expires > 0 && token.expires < now) {
+      summary.skipped('tokens', 'expired');
+      continue;
+    }
+    await put('tokens', async (s) => {
+      if ((await s.tokens(user)).some((t) => t.token === token.token)) return false;
+      await s.addToken(user, token);
+      return true;
+    }, true);
+  }
+}
