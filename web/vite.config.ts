@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { emojiNames } from './plugins/emoji-names.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -13,7 +14,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('.'),
   base: './',
-  plugins: [preact()],
+  plugins: [preact(), emojiNames()],
   build: {
     outDir: here('../dist/web'),
     emptyOutDir: true,
