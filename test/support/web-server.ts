@@ -5,7 +5,7 @@ import type { RawValues } from '../../src/config/load.js';
 import { startTestServer, type TestServer } from './server.js';
 
 /** A free 127.0.0.1 port, known before the server starts (its base-url must name it). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };

@@ -15,14 +15,14 @@ before(async () => {
 after(() => Promise.all([s?.server.close(), browser?.close()]));
 
 describe('web pages in Chromium', { skip: noChromium }, () => {
-  it('loads the app and the dashboard with every file compressed by brotli, and runs them', async () => {
+  it('loads the app (subscribed to the topic of its path) and the dashboard, their files compressed by brotli', async () => {
     const page = await browser.newPage();
     const loaded: string[] = [];
     page.on('response', (res) => {
       if (res.url().includes('/static/')) loaded.push(`${res.status()} ${res.headers()['content-encoding']}`);
     });
     await page.goto(`${s.url}/mytopic`);
-    await page.locator('h1', { hasText: 'Tocsin' }).waitFor();
+    await page.locator('.state-live').waitFor();
     await page.goto(`${s.url}/dashboard`);
     await page.locator('h1', { hasText: 'Tocsin dashboard' }).waitFor();
     assert.ok(loaded.length >= 2, loaded.join());

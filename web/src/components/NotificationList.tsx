@@ -16,6 +16,8 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   const messages = shown
     .flatMap((s) => s.messages)
     .filter((m) => (m.priority ?? 3) >= minPriority)
+    // Newest first; within a second (times are whole seconds) the later received first.
+    .reverse()
     .sort((a, b) => b.time - a.time);
   const state = topic && states[topic];
   return (
