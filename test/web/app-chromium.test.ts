@@ -72,6 +72,28 @@ describe('web app in Chromium — subscribing and receiving', { skip: noChromium
   });
 });
 
+describe('web app in Chromium — browser notifications and settings', { skip: noChromium }, () => {
+  it('notifies of live messages at or above the minimum priority, not of history; the list hides the ones below', async () => {
+    await publish(`${s.url}/quiet`, 'from before');
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications']);
+    // Records what the page shows instead of showing it (headless Chromium has no notification centre).
+    await context.addInitScript('window.shown = []; window.Notification = class { static permission = "granted"; constructor(title, options) { window.shown.push([title, options.body]); } }');
+    const page = await context.newPage();
+    await page.goto(`${s.url}/settings`);
+    await page.locator('select[name=min-priority]').selectOption('3');
+    await page.goto(`${s.url}/quiet`);
+    await page.locator('.state-live').waitFor();
+    await page.locator('.card', { hasText: 'from before' }).waitFor();
+    await publish(`${s.url}/quiet`, 'too low', { Priority: '2' });
+    const loud = await publish(`${s.url}/quiet`, 'disk full', { Title: 'srv1', Tags: 'warning', Priority: '4' });
+    await page.locator(`.card[data-id="${loud.json.id}"]`).waitFor();
+    assert.deepEqual(await page.evaluate('window.shown'), [['⚠️ srv1', 'disk full']]);
+    assert.deepEqual(await page.locator('.card .message-text').allInnerTexts(), ['disk full', 'from before']);
+    await context.close();
+  });
+});
+
 describe('web app in Chromium — publishing', { skip: noChromium }, () => {
   it('publishes from the dialog with a file, Markdown, tags, priority and an action; the server stores exactly that', async () => {
     const page = await openApp('uploads');
