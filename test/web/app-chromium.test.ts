@@ -182,4 +182,28 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     assert.equal((await publish(`${s.url}/ops`, 'from admin', { Authorization: `Bearer ${created}` })).status, 200);
     await page.close();
   });
+
+  it('changes the password, then deletes the account', async () => {
+    const basic = (password: string): Record<string, string> => ({ Authorization: `Basic ${Buffer.from(`carol:${password}`).toString('base64')}` });
+    assert.equal((await fetch(`${s.url}/v1/account`, { method: 'POST', body: JSON.stringify({ username: 'carol', password: 'first-pass' }) })).status, 200);
+    const page = await openApp('login');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.locator('input[name=username]').fill('carol');
+    await page.locator('input[name=password]').fill('first-pass');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const password = page.getByRole('form', { name: 'Change password' });
+    await password.getByLabel('Current password').fill('first-pass');
+    await password.getByLabel('New password').fill('second-pass');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('Password changed').waitFor();
+    assert.deepEqual([(await fetch(`${s.url}/v1/account`, { headers: basic('first-pass') })).status, (await fetch(`${s.url}/v1/account`, { headers: basic('second-pass') })).status], [401, 200]);
+
+    const remove = page.getByRole('form', { name: 'Delete account' });
+    await remove.getByLabel('Password to confirm').fill('second-pass');
+    await remove.getByRole('button', { name: 'Delete account' }).click();
+    await page.waitForURL(`${s.url}/`);
+    assert.equal((await fetch(`${s.url}/v1/account`, { headers: basic('second-pass') })).status, 401);
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    await page.close();
+  });
 });
