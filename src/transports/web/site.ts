@@ -15,7 +15,10 @@ export interface WebFile {
   br: Buffer | undefined;
   /** Content-Type, with a charset for text. */
   type: string;
-  /** A strong validator: a digest of the bytes, so a rebuilt file is fetched again. */
+  /**
+   * A digest of the bytes, so a rebuilt file is fetched again; weak (`W/`) because the
+   * gzip and brotli forms share it, and a strong ETag must differ between them (RFC 9110 §8.8.1).
+   */
   etag: string;
   /** A content-hashed name (Vite's `name-HASH.ext`): it never changes, so browsers may keep it for a year. */
   immutable: boolean;
@@ -64,7 +67,7 @@ function readWebFile(path: string): WebFile {
     gzip: sibling('.gz'),
     br: sibling('.br'),
     type: mime.contentType(extname(path)) || 'application/octet-stream',
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     immutable: hashedName.test(path),
   };
 }

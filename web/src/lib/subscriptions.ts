@@ -45,6 +45,12 @@ export function connectSubscriptions(): void {
     }
   };
   subscriptions.subscribe(sync);
+  // Logging in or out changes what the topics may be read with: reconnect them all.
+  session.subscribe(() => {
+    for (const connection of connections.values()) connection.close();
+    connections.clear();
+    sync();
+  });
   sync();
   prune();
   setInterval(prune, 60_000);
@@ -54,6 +60,7 @@ export function connectSubscriptions(): void {
 const keptPerTopic = 300;
 
 function receive(topic: string, event: Message, live: boolean): void {
+  const known = subscriptions.value.find((s) => s.topic === topic)?.messages.some((m) => m.id === event.id) ?? false;
   subscriptions.update((subs) =>
     subs.map((sub) => {
       if (sub.topic !== topic) return sub;
@@ -67,7 +74,7 @@ function receive(topic: string, event: Message, live: boolean): void {
       return { ...sub, since: event.id, messages };
     }),
   );
-  if (live && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+  if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
 }
 
 /** Drops messages older than the delete-after setting. */
