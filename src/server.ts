@@ -38,6 +38,7 @@ import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
 import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
+import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 
 export interface RunningServer {
@@ -55,6 +56,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
+  const web = openWebSite(config.webRoot, (message) => log.warn(message));
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
   const store = await openStores(config, log);
@@ -103,6 +105,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     mailer,
     webPush,
     calls: phoneCalls(config, log, metrics),
+    web,
   };
   metrics?.watch(stateOf(ctx));
 

@@ -235,6 +235,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
             verifyBaseUrl: str('twilio-verify-base-url').replace(/\/+$/, ''),
           },
     templateDir: str('template-dir'),
+    webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
     attachmentCacheDir: str('attachment-cache-dir'),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),

@@ -116,6 +116,11 @@ export const settings = {
     default: ['https://*.google.com/', 'https://*.googleapis.com/', 'https://*.mozilla.com/', 'https://*.mozaws.net/', 'https://*.windows.com/', 'https://*.microsoft.com/', 'https://*.apple.com/'],
     doc: 'Tocsin: push services browsers may subscribe with (URL prefixes, * any characters; fixed to these in ntfy)',
   },
+  'web-root': {
+    kind: 'string',
+    default: '/',
+    doc: 'The web app at / and /{topic} for browsers: / serves Tocsin\'s own (dist/web), a directory serves the static build in it (e.g. your build of ntfy\'s web app), disable turns it off',
+  },
   'enable-metrics': { kind: 'bool', default: false, doc: 'Serve Prometheus metrics at GET /metrics on the main listener (unless metrics-listen-http is set)' },
   'metrics-listen-http': {
     kind: 'string',
@@ -221,6 +226,8 @@ export interface Config {
   /** Phone calls (X-Call) and number verification through Twilio; undefined when off (40032). */
   twilio: TwilioConfig | undefined;
   templateDir: string;
+  /** The web app: '/' Tocsin's own, a directory another build, '' none (web-root: disable, as ntfy's empty WebRoot). */
+  webRoot: string;
   attachmentCacheDir: string;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;

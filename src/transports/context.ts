@@ -20,6 +20,7 @@ import type { RequestInfo } from './http/request.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { HttpSink } from './subscribe/http-sink.js';
+import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
 export const replayLimitBytes = 10 * 1024 * 1024;
@@ -58,6 +59,8 @@ export interface ServerContext {
   webPush: WebPush | undefined;
   /** Phone calls (X-Call) and number verification; undefined without twilio-account. */
   calls: { twilio: TwilioGateway; caller: Caller } | undefined;
+  /** The web app's files (web-root); undefined when off. */
+  web: WebSite | undefined;
 }
 
 /** What an Exchange tells of each error it answers: the rejection log and the request counts. */
