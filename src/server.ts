@@ -17,6 +17,7 @@ import { nodeHousekeeping } from './housekeeping/node.js';
 import { repeatLocally } from './housekeeping/local-timer.js';
 import { sharedHousekeeping } from './housekeeping/shared.js';
 import { Stats } from './streams/stats.js';
+import { SubscriptionTally } from './streams/subscription-tally.js';
 import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
@@ -35,6 +36,7 @@ import { TurnFlusher } from './transports/subscribe/flusher.js';
 import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
 import { errors } from './model/errors.js';
+import { registerDashboardFeed } from './dashboard/feed-socket.js';
 
 export interface RunningServer {
   port: number;
@@ -64,7 +66,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => sharedHousekeeping(ctx) },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
-  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  // The dashboard shows what the metrics count, so it needs them counted (not served).
+  const metrics = config.metrics.enabled || config.enableDashboard ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
   const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,
@@ -87,6 +90,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       for (const sink of sinks) sink.push(event);
     }),
     connections: new Set(),
+    subscriptions: new SubscriptionTally(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
     metrics,
@@ -96,6 +100,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 
   const app = uws.App();
   registerWebSocket(app, ctx, webSocketGuards);
+  const dashboard = metrics && config.enableDashboard ? registerDashboardFeed(app, ctx, metrics) : undefined;
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);
@@ -123,6 +128,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await publisher.drain();
       await mailer?.close();
       for (const end of [...ctx.connections]) end();
+      dashboard?.close();
       ctx.connections.clear();
       await stats.save();
       await store.close();
