@@ -5,6 +5,7 @@ import bcrypt from 'bcryptjs';
 import WebSocket from 'ws';
 import type { Frame } from '../../src/dashboard/frame.js';
 import { LineStream, SseStream, WsStream, publish, type Json } from '../support/clients.js';
+import { ferretDbSkip, startFerretDb } from '../support/ferretdb.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -155,5 +156,34 @@ describe('dashboard feed — without access control', () => {
     const off = await startTestServer();
     after(() => off.server.close());
     assert.deepEqual(await refusal(off.url), [404, 40401]);
+  });
+});
+
+describe('dashboard feed — two nodes on one MongoDB', { skip: ferretDbSkip(), timeout: 60_000 }, () => {
+  it('dashboard — a node counts every node\'s messages, its own deliveries, and the shared cache and scheduled messages', async () => {
+    // given: nodes a and b on one database; an admin watches b, where one subscriber listens
+    const ferret = await startFerretDb();
+    const hash = bcrypt.hashSync('secret', 4);
+    const settings = { 'database-url': ferret.url.replace('/?', `/${ferret.databaseName('dashboard')}?`), 'enable-dashboard': true, 'auth-users': [`admin:${hash}:admin`] };
+    const [a, b] = [await startTestServer(settings), await startTestServer(settings)];
+    after(async () => {
+      await Promise.all([a.server.close(), b.server.close()]);
+      await ferret.stop();
+    });
+    const watcher = new Watcher(b.url, { query: `?auth=${authParam(basic('admin'))}` });
+    const subscriber = new WsStream(`${b.url}/shared/ws`);
+    after(() => [watcher, subscriber].forEach((c) => c.close()));
+    await watcher.until(latest((f) => f.subscriptions.ws === 1));
+    const counted = watcher.frames.length;
+
+    // when: two messages and a scheduled one, published on a
+    for (const body of ['one', 'two']) assert.equal((await publish(`${a.url}/shared`, body)).status, 200);
+    assert.equal((await publish(`${a.url}/shared`, 'later', { Delay: '1h' })).status, 200);
+
+    // then
+    const last = await watcher.until((frames) => summed(frames.slice(counted), 'shared').messages === 2 && frames.at(-1)?.scheduled === 1 && frames.at(-1)?.cache.rows === 3);
+    assert.deepEqual(summed(watcher.frames.slice(counted), 'shared'), { messages: 2, deliveries: 2 });
+    assert.ok(last.cache.bytes > 0);
+    assert.equal(last.topics, 1, 'b knows the topic its subscriber opened');
   });
 });
