@@ -35,6 +35,7 @@ import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
 import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
+import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 import { registerDashboardFeed } from './dashboard/feed-socket.js';
 
@@ -53,6 +54,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
+  const web = openWebSite(config.webRoot, (message) => log.warn(message));
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
   const store = await openStores(config, log);
@@ -95,6 +97,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     counters: { slowSubscribersDropped: 0 },
     metrics,
     mailer,
+    web,
   };
   metrics?.watch(stateOf(ctx));
 

@@ -194,6 +194,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
         ? undefined
         : { listen: parseListen(str('smtp-server-listen'), 'smtp-server-listen'), domain: str('smtp-server-domain'), addrPrefix: str('smtp-server-addr-prefix') },
     templateDir: str('template-dir'),
+    webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
     attachmentCacheDir: str('attachment-cache-dir'),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),

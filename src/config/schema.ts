@@ -96,6 +96,11 @@ export const settings = {
     default: '256k',
     doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
   },
+  'web-root': {
+    kind: 'string',
+    default: '/',
+    doc: 'The web app at / and /{topic} for browsers: / serves Tocsin\'s own (dist/web), a directory serves the static build in it (e.g. your build of ntfy\'s web app), disable turns it off',
+  },
   'enable-metrics': { kind: 'bool', default: false, doc: 'Serve Prometheus metrics at GET /metrics on the main listener (unless metrics-listen-http is set)' },
   'metrics-listen-http': {
     kind: 'string',
@@ -177,6 +182,8 @@ export interface Config {
   /** E-mail in: the SMTP listener publishing what it receives; undefined when off. */
   smtpServer: { listen: { host: string; port: number }; domain: string; addrPrefix: string } | undefined;
   templateDir: string;
+  /** The web app: '/' Tocsin's own, a directory another build, '' none (web-root: disable, as ntfy's empty WebRoot). */
+  webRoot: string;
   attachmentCacheDir: string;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;

@@ -18,6 +18,7 @@ import type { RequestInfo } from './http/request.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { HttpSink } from './subscribe/http-sink.js';
+import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
 export const replayLimitBytes = 10 * 1024 * 1024;
@@ -54,6 +55,8 @@ export interface ServerContext {
   metrics: Metrics | undefined;
   /** Forwards X-Email messages; undefined without smtp-sender-addr. */
   mailer: MailSender | undefined;
+  /** The web app's files (web-root); undefined when off. */
+  web: WebSite | undefined;
 }
 
 /** What an Exchange tells of each error it answers: the rejection log and the request counts. */

@@ -22,6 +22,7 @@ import { boolParam } from './http/params.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
+import { servePage, serveStatic } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -86,10 +87,20 @@ const checkAccess =
     ex.json({ success: true });
   };
 
-/** GET /{topic}: UnifiedPush discovery; ntfy serves its web app here otherwise, and Tocsin has none. */
-const topicPage: Handler = (_ctx, ex, req) => {
-  if (!boolParam(req, 'unifiedPush', false)) throw errors.notFound;
-  ex.json({ unifiedpush: { version: 1 } });
+/** GET /{topic}: UnifiedPush discovery, else the web app for a browser (web/pages.ts), else 404. */
+const topicPage: Handler = (ctx, ex, req) => {
+  if (boolParam(req, 'unifiedPush', false)) return ex.json({ unifiedpush: { version: 1 } });
+  if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
+};
+
+/** GET /: the web app for a browser; 404 otherwise, as before there was one. */
+const homePage: Handler = (ctx, ex, req) => {
+  if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
+};
+
+/** GET /dashboard: the admin dashboard's page for a browser; otherwise a topic named dashboard. */
+const dashboardPage: Handler = (ctx, ex, req, groups) => {
+  if (!servePage(ctx, ex, req, 'dashboard')) return topicPage(ctx, ex, req, groups);
 };
 
 const stream =
@@ -102,6 +113,10 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
   { methods: ['GET'], pattern: /^\/v1\/config$/, handle: getWebConfig },
   { methods: ['GET'], pattern: /^\/config\.js$/, handle: getWebConfigScript },
+  // The web app (web/): its page for a browser at / (and /{topic}, below), the files it loads, the dashboard's page.
+  { methods: ['GET'], pattern: /^\/$/, handle: homePage },
+  { methods: ['GET'], pattern: /^\/(?:static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: serveStatic },
+  { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },

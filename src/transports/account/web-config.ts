@@ -1,4 +1,5 @@
 import type { Config } from '../../config/schema.js';
+import { errors } from '../../model/errors.js';
 import type { ServerContext } from '../context.js';
 import type { Exchange } from '../http/respond.js';
 
@@ -7,9 +8,9 @@ import type { Exchange } from '../http/respond.js';
  * server offers. Payments, calls and web push are not offered by Tocsin (yet).
  */
 function webConfig(config: Config): Record<string, unknown> {
+  const prefix = pathPrefix(config.baseUrl);
   return {
-    base_url: '',
-    app_root: '/',
+    ...prefix,
     enable_login: config.enableLogin,
     enable_signup: config.enableSignup,
     enable_payments: false,
@@ -23,6 +24,17 @@ function webConfig(config: Config): Record<string, unknown> {
   };
 }
 
+/**
+ * Where the pages are: ntfy answers `base_url: ""` (the page's own origin) and `app_root: "/"`.
+ * Behind a proxy that strips a path prefix (base-url http://host/ntfy) the page cannot
+ * tell the prefix from a topic, so both carry it: the API's URL, and the path the app's
+ * routes hang below. Without a path, ntfy's answer stays, so the page works under any host name.
+ */
+function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
+  const path = (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/[^?#]*)/i.exec(baseUrl)?.[1] ?? '').replace(/\/+$/, '');
+  return path ? { base_url: baseUrl, app_root: `${path}/` } : { base_url: '', app_root: '/' };
+}
+
 /** GET /v1/config */
 export function getWebConfig(ctx: ServerContext, ex: Exchange): void {
   ex.json(webConfig(ctx.config));
@@ -30,6 +42,7 @@ export function getWebConfig(ctx: ServerContext, ex: Exchange): void {
 
 /** GET /config.js, as ntfy serves it to its web app. */
 export function getWebConfigScript(ctx: ServerContext, ex: Exchange): void {
+  if (!ctx.config.webRoot) throw errors.notFound; // as ntfy's ensureWebEnabled: no pages, nothing to configure
   const script = `// Generated server configuration\nvar config = ${JSON.stringify(webConfig(ctx.config), null, 2)};\n`;
   ex.send(200, script, 'text/javascript', [['Cache-Control', 'no-cache']]);
 }

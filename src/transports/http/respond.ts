@@ -9,6 +9,7 @@ export const corsHeaders: readonly (readonly [string, string])[] = [['Access-Con
 const statusText: Record<number, string> = {
   200: '200 OK',
   206: '206 Partial Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',

@@ -1,0 +1,30 @@
+import { errors } from '../../model/errors.js';
+import type { ServerContext } from '../context.js';
+import type { RequestInfo } from '../http/request.js';
+import type { Exchange } from '../http/respond.js';
+import { serveWebFile } from './serve-file.js';
+
+/**
+ * Whether a GET is a browser opening a page: its navigations ask for `text/html`; curl,
+ * ntfy's CLI and apps and UnifiedPush distributors never do. ntfy serves its page to any
+ * GET of / or /{topic}; Tocsin only to a browser, so every other client keeps the JSON
+ * answers it had before there was a web app (404, UnifiedPush discovery).
+ */
+export function isBrowser(req: RequestInfo): boolean {
+  return req.headers.get('accept')?.includes('text/html') ?? false;
+}
+
+/** Serves the web app's page (or the dashboard's) to a browser; false when not a browser or the web app is off. */
+export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard'): boolean {
+  const file = ctx.web?.[page];
+  if (!file || !isBrowser(req)) return false;
+  serveWebFile(ex, req, file);
+  return true;
+}
+
+/** GET /static/… and the build's top-level files (/sw.js, /favicon.ico): what the pages load. */
+export function serveStatic(ctx: ServerContext, ex: Exchange, req: RequestInfo): void {
+  const file = ctx.web?.file(req.path);
+  if (!file) throw errors.notFound;
+  serveWebFile(ex, req, file);
+}

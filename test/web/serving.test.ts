@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { builtInWebDir } from '../../src/transports/web/site.js';
+import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+
+/** How Tocsin serves web pages and their files (src/transports/web/), over plain HTTP. */
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A GET as raw bytes (fetch would decompress them). */
+function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    request(`${base}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const builtIndex = readFileSync(join(builtInWebDir, 'index.html'));
+const builtDashboard = readFileSync(join(builtInWebDir, 'dashboard.html'));
+/** The largest hashed script of the build: the one with compressed forms beside it. */
+const bundle = readdirSync(join(builtInWebDir, 'static'))
+  .filter((name) => name.endsWith('.js'))
+  .map((name) => ({ name, bytes: readFileSync(join(builtInWebDir, 'static', name)) }))
+  .sort((a, b) => b.bytes.length - a.bytes.length)[0];
+
+let s: TestServer;
+let own: TestServer;
+let off: TestServer;
+let prefixed: TestServer;
+const ownRoot = tempDir();
+before(async () => {
+  writeFileSync(join(ownRoot, 'app.html'), '<!doctype html><title>my ntfy build</title>');
+  mkdirSync(join(ownRoot, 'static', 'js'), { recursive: true });
+  writeFileSync(join(ownRoot, 'static', 'js', 'app.js'), 'console.log("mine")');
+  writeFileSync(join(ownRoot, 'sw.js'), 'self.addEventListener("push", () => {})');
+  [s, own, off, prefixed] = await Promise.all([
+    startTestServer(),
+    startTestServer({ 'web-root': ownRoot }),
+    startTestServer({ 'web-root': 'disable' }),
+    startTestServer({ 'base-url': 'https://example.com/ntfy/' }),
+  ]);
+});
+after(() => Promise.all([s, own, off, prefixed].map((server) => server.server.close())));
+
+describe('web app — pages for browsers, JSON for everyone else', () => {
+  it('serves the app at / and /{topic} to a browser, uncached so a new build shows at once', async () => {
+    for (const path of ['/', '/mytopic']) {
+      const page = await get(s.url, path, browser);
+      assert.equal(page.status, 200, path);
+      assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+      assert.equal(page.headers['cache-control'], 'no-cache');
+      assert.deepEqual(page.body, builtIndex);
+      const again = await get(s.url, path, { ...browser, 'If-None-Match': String(page.headers.etag) });
+      assert.deepEqual([again.status, again.body.length], [304, 0]);
+    }
+  });
+
+  it('keeps a non-browser GET as it was: 404 JSON, and UnifiedPush discovery on /{topic}', async () => {
+    for (const path of ['/', '/mytopic', '/dashboard']) {
+      const reply = await get(s.url, path, { Accept: '*/*' });
+      assert.equal(reply.status, 404, path);
+      assert.equal(JSON.parse(reply.body.toString()).code, 40401);
+    }
+    const discovery = await get(s.url, '/mytopic?up=1', browser);
+    assert.deepEqual(JSON.parse(discovery.body.toString()), { unifiedpush: { version: 1 } });
+  });
+
+  it('serves the dashboard page at /dashboard to a browser', async () => {
+    const page = await get(s.url, '/dashboard', browser);
+    assert.equal(page.status, 200);
+    assert.deepEqual(page.body, builtDashboard);
+  });
+});
+
+describe('web app — static files', () => {
+  it('sends a hashed file in the best encoding accepted, cached for a year', async () => {
+    assert.ok(bundle && /-[A-Za-z0-9_-]{8}\.js$/.test(bundle.name), `a hashed bundle: ${bundle?.name}`);
+    const path = `/static/${bundle.name}`;
+    const br = await get(s.url, path, { 'Accept-Encoding': 'gzip, deflate, br' });
+    const gzip = await get(s.url, path, { 'Accept-Encoding': 'gzip' });
+    const plain = await get(s.url, path);
+    assert.deepEqual([br.headers['content-encoding'], gzip.headers['content-encoding'], plain.headers['content-encoding']], ['br', 'gzip', undefined]);
+    assert.deepEqual(brotliDecompressSync(br.body), bundle.bytes);
+    assert.deepEqual(gunzipSync(gzip.body), bundle.bytes);
+    assert.deepEqual(plain.body, bundle.bytes);
+    assert.ok(br.body.length < gzip.body.length && gzip.body.length < plain.body.length / 2, `${br.body.length} < ${gzip.body.length} < ${plain.body.length}/2`);
+    for (const reply of [br, gzip, plain]) {
+      assert.equal(reply.headers['cache-control'], 'public, max-age=31536000, immutable');
+      assert.equal(reply.headers.vary, 'Accept-Encoding');
+      assert.equal(reply.headers['content-type'], 'text/javascript; charset=utf-8');
+    }
+  });
+
+  it('answers 404 for a file the build does not hold, or one outside it', async () => {
+    for (const path of ['/static/nope.js', '/static/../package.json', '/static/%2e%2e/package.json', '/package.json']) {
+      assert.equal((await get(s.url, path)).status, 404, path);
+    }
+  });
+});
+
+describe('web app — web-root', () => {
+  it('serves a build of ntfy\'s web app from a directory with the same routing (app.html as its page)', async () => {
+    for (const path of ['/', '/mytopic', '/dashboard']) {
+      const page = await get(own.url, path, browser);
+      assert.equal(page.body.toString(), '<!doctype html><title>my ntfy build</title>', path);
+    }
+    assert.equal((await get(own.url, '/static/js/app.js')).body.toString(), 'console.log("mine")');
+    assert.equal((await get(own.url, '/sw.js')).headers['cache-control'], 'no-cache');
+    assert.equal((await get(own.url, `/static/${bundle?.name}`)).status, 404);
+  });
+
+  it('turns the pages and /config.js off with disable; the API stays', async () => {
+    for (const path of ['/', '/mytopic', '/config.js', `/static/${bundle?.name}`]) {
+      assert.equal((await get(off.url, path, browser)).status, 404, path);
+    }
+    assert.equal((await get(off.url, '/v1/config')).status, 200);
+  });
+
+  it('refuses to start with a web-root that is no directory', async () => {
+    await assert.rejects(startTestServer({ 'web-root': join(ownRoot, 'missing') }), /web-root .*missing is not a directory/);
+    await assert.rejects(startTestServer({ 'web-root': join(ownRoot, 'static') }), /holds neither index\.html nor app\.html/);
+  });
+});
+
+describe('web app — /config.js behind a path prefix', () => {
+  it('gives the prefix as base_url and app_root when base-url has a path, ntfy\'s answer otherwise', async () => {
+    const config = (script: Buffer): { base_url: string; app_root: string } => JSON.parse(script.toString().replace(/^[^{]*/, '').replace(/;\s*$/, ''));
+    const withPath = config((await get(prefixed.url, '/config.js')).body);
+    assert.deepEqual([withPath.base_url, withPath.app_root], ['https://example.com/ntfy', '/ntfy/']);
+    const plain = config((await get(s.url, '/config.js')).body);
+    assert.deepEqual([plain.base_url, plain.app_root], ['', '/']);
+  });
+});

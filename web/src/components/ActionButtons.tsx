@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks';
+import { performHttpAction } from '../lib/http-action.js';
+import type { Action } from '../lib/message.js';
+
+type Outcome = 'running' | 'done' | string;
+
+/**
+ * A message's action buttons, as ntfy's web app shows them: view opens the URL, http
+ * sends its request from the browser (✔ or the error after it), broadcast is an Android
+ * intent a browser cannot send, so it stays disabled.
+ */
+export function ActionButtons({ actions }: { actions: readonly Action[] }) {
+  const [outcomes, setOutcomes] = useState<Record<number, Outcome>>({});
+  const run = async (i: number, action: Action): Promise<void> => {
+    setOutcomes((o) => ({ ...o, [i]: 'running' }));
+    try {
+      await performHttpAction(action);
+      setOutcomes((o) => ({ ...o, [i]: 'done' }));
+    } catch (err) {
+      setOutcomes((o) => ({ ...o, [i]: err instanceof Error ? err.message : String(err) }));
+    }
+  };
+  return (
+    <div class="actions">
+      {actions.map((action, i) => {
+        if (action.action === 'view') {
+          return (
+            <a class="button" href={action.url} target="_blank" rel="noopener" title={action.url}>
+              {action.label}
+            </a>
+          );
+        }
+        if (action.action === 'http') {
+          const outcome = outcomes[i];
+          const suffix = outcome === 'running' ? ' …' : outcome === 'done' ? ' ✔' : outcome ? ' ❌' : '';
+          return (
+            <button type="button" title={outcome && outcome !== 'running' && outcome !== 'done' ? outcome : `${action.method ?? 'POST'} ${action.url}`} onClick={() => void run(i, action)}>
+              {action.label + suffix}
+            </button>
+          );
+        }
+        return (
+          <button type="button" disabled title="Broadcast actions reach Android apps only">
+            {action.label}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { splitTags } from '../lib/emoji.js';
+import { formatTime } from '../lib/format.js';
+import { isMarkdown, type Message } from '../lib/message.js';
+import { ActionButtons } from './ActionButtons.js';
+import { AttachmentView } from './AttachmentView.js';
+import { Markdown } from './Markdown.js';
+
+const priorityNames: Record<number, string> = { 1: 'min', 2: 'low', 4: 'high', 5: 'urgent' };
+
+/** One notification: emojis and title, priority, time, the message (Markdown rendered), tags, attachment, actions. */
+export function NotificationCard({ message, showTopic }: { message: Message; showTopic: boolean }) {
+  const { emojis, words } = splitTags(message.tags);
+  const priority = message.priority ?? 3;
+  const heading = [...emojis, message.title ?? ''].join(' ').trim();
+  return (
+    <article class={`card priority-${priority}`} data-id={message.id}>
+      <header class="card-header">
+        <span class="muted">
+          {formatTime(message.time)}
+          {showTopic && <> · {message.topic}</>}
+        </span>
+        {priorityNames[priority] && <span class={`priority priority-badge-${priority}`}>{priorityNames[priority]}</span>}
+      </header>
+      {heading && <h3 class="card-title">{heading}</h3>}
+      {message.message !== undefined &&
+        (isMarkdown(message) ? <Markdown source={message.message} /> : <div class="message-text">{!message.title && emojis.length > 0 ? `${emojis.join(' ')} ${message.message}` : message.message}</div>)}
+      {message.click && (
+        <a class="click" href={message.click} target="_blank" rel="noopener">
+          {message.click}
+        </a>
+      )}
+      {message.attachment && <AttachmentView attachment={message.attachment} />}
+      {words.length > 0 && (
+        <div class="tags">
+          {words.map((w) => (
+            <span class="tag">{w}</span>
+          ))}
+        </div>
+      )}
+      {message.actions && message.actions.length > 0 && <ActionButtons actions={message.actions} />}
+    </article>
+  );
+}

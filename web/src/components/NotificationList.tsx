@@ -1,0 +1,62 @@
+import { topicUrl } from '../lib/config.js';
+import { useStore } from '../lib/store.js';
+import { settings } from '../lib/settings.js';
+import { clearMessages, connectionStates, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { navigate } from '../lib/route.js';
+import { NotificationCard } from './NotificationCard.js';
+
+const stateNames = { connecting: 'connecting…', live: 'live', retrying: 'reconnecting…' };
+
+/** The notifications of one topic, or of every subscription (topic undefined), newest first. */
+export function NotificationList({ topic }: { topic: string | undefined }) {
+  const subs = useStore(subscriptions);
+  const states = useStore(connectionStates);
+  const { minPriority } = useStore(settings);
+  const shown = subs.filter((s) => topic === undefined || s.topic === topic);
+  const messages = shown
+    .flatMap((s) => s.messages)
+    .filter((m) => (m.priority ?? 3) >= minPriority)
+    // Newest first; within a second (times are whole seconds) the later received first.
+    .reverse()
+    .sort((a, b) => b.time - a.time);
+  const state = topic && states[topic];
+  return (
+    <section class="list">
+      <div class="list-header">
+        <h2>{topic ?? 'All notifications'}</h2>
+        {state && <span class={`state state-${state}`}>{stateNames[state]}</span>}
+        {topic && (
+          <span class="list-tools">
+            <button type="button" onClick={() => clearMessages(topic)}>
+              Clear
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                void unsubscribe(topic);
+                navigate('');
+              }}
+            >
+              Unsubscribe
+            </button>
+          </span>
+        )}
+      </div>
+      {messages.length === 0 ? (
+        <p class="empty muted">
+          {topic ? (
+            <>
+              No notifications yet. Publish one with <code>curl -d "Hi" {topicUrl(topic)}</code>
+            </>
+          ) : subs.length === 0 ? (
+            'Subscribe to a topic to see its notifications here.'
+          ) : (
+            'No notifications yet.'
+          )}
+        </p>
+      ) : (
+        messages.map((m) => <NotificationCard key={m.id} message={m} showTopic={topic === undefined} />)
+      )}
+    </section>
+  );
+}

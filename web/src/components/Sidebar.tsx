@@ -1,0 +1,46 @@
+import { useState } from 'preact/hooks';
+import { serverConfig } from '../lib/config.js';
+import { navigate, topicName, type Route } from '../lib/route.js';
+import { useStore } from '../lib/store.js';
+import { subscribe, subscriptions } from '../lib/subscriptions.js';
+import { Link } from './Link.js';
+
+/** The subscribed topics with their message counts, and the field that subscribes to another. */
+export function Sidebar({ current }: { current: Route }) {
+  const subs = useStore(subscriptions);
+  const [topic, setTopic] = useState('');
+  const [error, setError] = useState('');
+  const add = (e: Event): void => {
+    e.preventDefault();
+    const name = topic.trim();
+    if (!topicName.test(name) || serverConfig.disallowed_topics.includes(name)) return setError('Letters, digits, - and _ only (at most 64), and not a reserved name');
+    setError('');
+    setTopic('');
+    void subscribe(name).catch((err: unknown) => setError(String(err)));
+    navigate(name);
+  };
+  return (
+    <nav class="sidebar">
+      <Link to="" active={current.page === 'all'}>
+        All notifications
+      </Link>
+      <ul class="topics">
+        {subs.map((s) => (
+          <li>
+            <Link to={s.topic} active={current.page === 'topic' && current.topic === s.topic}>
+              <span class="topic-name">{s.topic}</span> <span class="count">{s.messages.length}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <form class="subscribe" onSubmit={add}>
+        <input name="topic" placeholder="Topic name, e.g. phil_alerts" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} aria-label="Topic to subscribe to" />
+        <button type="submit">Subscribe</button>
+        {error && <p class="error">{error}</p>}
+      </form>
+      <Link to="settings" active={current.page === 'settings'}>
+        Settings
+      </Link>
+    </nav>
+  );
+}

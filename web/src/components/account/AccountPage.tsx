@@ -1,0 +1,43 @@
+import { useEffect } from 'preact/hooks';
+import { account, logOut, refreshAccount } from '../../lib/account.js';
+import { serverConfig } from '../../lib/config.js';
+import { navigate } from '../../lib/route.js';
+import { session } from '../../lib/session.js';
+import { useStore } from '../../lib/store.js';
+import { DeleteAccountSection } from './DeleteAccountSection.js';
+import { PasswordSection } from './PasswordSection.js';
+import { ReservationsSection } from './ReservationsSection.js';
+import { TokensSection } from './TokensSection.js';
+
+/** The account page: who is logged in, password, tokens, reservations, deleting the account. */
+export function AccountPage() {
+  const user = useStore(session);
+  const current = useStore(account);
+  useEffect(() => {
+    if (!user) navigate('login');
+    else void refreshAccount();
+  }, [user]);
+  if (!user || !current) return <p class="empty muted">Loading…</p>;
+  return (
+    <div class="account">
+      <div class="panel">
+        <h2>
+          {current.username} <span class="muted">({current.role})</span>
+        </h2>
+        <p class="muted">Your subscriptions are kept in your account: log in on another browser and they are there.</p>
+        <button
+          type="button"
+          onClick={() => {
+            void logOut().finally(() => navigate(''));
+          }}
+        >
+          Log out
+        </button>
+      </div>
+      <PasswordSection />
+      <TokensSection tokens={current.tokens} />
+      {serverConfig.enable_reservations && <ReservationsSection reservations={current.reservations} limit={current.limits?.reservations} />}
+      <DeleteAccountSection />
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { api, basicAuth } from './api.js';
+import { session } from './session.js';
+import { adoptAccountSubscriptions } from './subscriptions.js';
+import { Store } from './store.js';
+
+/** GET /v1/account's answer, as far as the app shows it. */
+export interface Account {
+  username: string;
+  role: string;
+  subscriptions?: { base_url: string; topic: string }[];
+  reservations?: { topic: string; everyone: string }[];
+  tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string }[];
+  limits?: { reservations?: number; messages?: number; attachment_file_size?: number };
+  stats?: { messages?: number; reservations?: number };
+}
+
+/** The logged-in user's account, refreshed after each change; undefined when logged out. */
+export const account = new Store<Account | undefined>(undefined);
+
+export async function refreshAccount(): Promise<void> {
+  if (!session.value) return account.set(undefined);
+  const current = await api<Account>('GET', '/v1/account');
+  account.set(current);
+  adoptAccountSubscriptions(current.subscriptions);
+}
+
+/** Logs in as ntfy's web app does: the password buys a token, which the app keeps instead. */
+export async function logIn(username: string, password: string): Promise<void> {
+  const { token } = await api<{ token: string }>('POST', '/v1/account/token', { headers: basicAuth(username, password), body: { label: 'Tocsin web app' } });
+  session.set({ username, token });
+  await refreshAccount();
+}
+
+export async function signUp(username: string, password: string): Promise<void> {
+  await api('POST', '/v1/account', { body: { username, password } });
+  await logIn(username, password);
+}
+
+export async function logOut(): Promise<void> {
+  try {
+    await api('DELETE', '/v1/account/token');
+  } finally {
+    session.set(null);
+    account.set(undefined);
+  }
+}

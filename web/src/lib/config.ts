@@ -1,0 +1,37 @@
+/** What the server tells the page in /config.js (src/transports/account/web-config.ts, ntfy's apiConfigResponse). */
+export interface ServerConfig {
+  base_url: string;
+  app_root: string;
+  enable_login: boolean;
+  enable_signup: boolean;
+  enable_reservations: boolean;
+  enable_emails: boolean;
+  disallowed_topics: string[];
+}
+
+declare global {
+  interface Window {
+    config?: ServerConfig;
+  }
+}
+
+export const serverConfig: ServerConfig = window.config ?? {
+  base_url: '',
+  app_root: '/',
+  enable_login: false,
+  enable_signup: false,
+  enable_reservations: false,
+  enable_emails: false,
+  disallowed_topics: [],
+};
+
+/**
+ * The server's URL: ntfy's empty base_url means the page's own origin; behind a proxy
+ * that strips a path prefix, config.js names the prefixed URL. Every request goes below it.
+ */
+export const apiBase = (serverConfig.base_url || window.location.origin).replace(/\/+$/, '');
+
+/** The path the app's own routes (/{topic}, /account, …) hang below: `/`, or `/ntfy/` behind a prefix. */
+export const appRoot = serverConfig.app_root.endsWith('/') ? serverConfig.app_root : `${serverConfig.app_root}/`;
+
+export const topicUrl = (topic: string): string => `${apiBase}/${topic}`;

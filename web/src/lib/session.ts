@@ -1,0 +1,20 @@
+import { savedStore } from './saved.js';
+
+/** Who is logged in: the user name and the token POST /v1/account/token gave (ntfy's web app keeps the same). */
+export interface Session {
+  username: string;
+  token: string;
+}
+
+export const session = savedStore<Session | null>('session', null);
+
+/** The Authorization header of the session, if any. */
+export function authHeaders(): Record<string, string> {
+  return session.value ? { Authorization: `Bearer ${session.value.token}` } : {};
+}
+
+/** The same credentials as the `auth` query parameter (unpadded base64url): WebSockets cannot send headers. */
+export function authParam(): string | undefined {
+  if (!session.value) return undefined;
+  return btoa(`Bearer ${session.value.token}`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}

@@ -1,0 +1,13 @@
+import { savedStore } from './saved.js';
+
+/** The app's settings, kept in the browser (ntfy's web app settings: min priority, delete after, sound). */
+export interface Settings {
+  /** Messages below this priority are not shown nor notified (1 shows all). */
+  minPriority: number;
+  /** Seconds after which received messages are dropped from the list; 0 keeps them. */
+  deleteAfter: number;
+  sound: boolean;
+  theme: 'system' | 'light' | 'dark';
+}
+
+export const settings = savedStore<Settings>('settings', { minPriority: 1, deleteAfter: 0, sound: true, theme: 'system' });

@@ -1,0 +1,108 @@
+import { api, ApiError } from './api.js';
+import { apiBase } from './config.js';
+import { TopicConnection, type ConnectionState } from './connection.js';
+import type { Message } from './message.js';
+import { notify } from './notifier.js';
+import { navigate } from './route.js';
+import { savedStore } from './saved.js';
+import { session } from './session.js';
+import { settings } from './settings.js';
+import { Store } from './store.js';
+
+/** A subscribed topic with the messages received so far and where to go on from. */
+export interface Subscription {
+  topic: string;
+  /** The newest id received, or `all` before the first: the `since=` of the next (re)connect. */
+  since: string;
+  messages: Message[];
+}
+
+/** Kept in localStorage: a reload shows the same topics and messages and asks only for what is newer. */
+export const subscriptions = savedStore<Subscription[]>('subscriptions', []);
+
+/** Each topic's connection state, for the sidebar. */
+export const connectionStates = new Store<Record<string, ConnectionState>>({});
+const connections = new Map<string, TopicConnection>();
+
+/** Opens a connection for every subscription and closes those of removed ones; call once at start. */
+export function connectSubscriptions(): void {
+  const sync = (): void => {
+    const topics = new Set(subscriptions.value.map((s) => s.topic));
+    for (const [topic, connection] of connections) {
+      if (topics.has(topic)) continue;
+      connection.close();
+      connections.delete(topic);
+    }
+    for (const sub of subscriptions.value) {
+      if (connections.has(sub.topic)) continue;
+      connections.set(
+        sub.topic,
+        new TopicConnection(sub.topic, sub.since, {
+          onEvent: (event, live) => receive(sub.topic, event, live),
+          onState: (state) => connectionStates.update((states) => ({ ...states, [sub.topic]: state })),
+        }),
+      );
+    }
+  };
+  subscriptions.subscribe(sync);
+  sync();
+  prune();
+  setInterval(prune, 60_000);
+}
+
+/** The list's most messages per topic, so localStorage (about 5 MB) never fills. */
+const keptPerTopic = 300;
+
+function receive(topic: string, event: Message, live: boolean): void {
+  subscriptions.update((subs) =>
+    subs.map((sub) => {
+      if (sub.topic !== topic) return sub;
+      let messages = sub.messages;
+      if (event.event === 'message_delete') messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
+      else if (event.event === 'message') {
+        if (messages.some((m) => m.id === event.id)) return { ...sub, since: event.id };
+        // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
+        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), event].slice(-keptPerTopic);
+      }
+      return { ...sub, since: event.id, messages };
+    }),
+  );
+  if (live && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+}
+
+/** Drops messages older than the delete-after setting. */
+function prune(): void {
+  const { deleteAfter } = settings.value;
+  if (deleteAfter <= 0) return;
+  const oldest = Date.now() / 1000 - deleteAfter;
+  if (!subscriptions.value.some((s) => s.messages.some((m) => m.time < oldest))) return;
+  subscriptions.update((subs) => subs.map((s) => ({ ...s, messages: s.messages.filter((m) => m.time >= oldest) })));
+}
+
+/** Subscribes to a topic (its cached history first); remembered in the account when logged in. */
+export async function subscribe(topic: string): Promise<void> {
+  if (subscriptions.value.some((s) => s.topic === topic)) return;
+  subscriptions.update((subs) => [...subs, { topic, since: 'all', messages: [] }]);
+  if (!session.value) return;
+  try {
+    await api('POST', '/v1/account/subscription', { body: { base_url: apiBase, topic } });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 40903)) throw err; // 40903: the account has it already
+  }
+}
+
+export async function unsubscribe(topic: string): Promise<void> {
+  subscriptions.update((subs) => subs.filter((s) => s.topic !== topic));
+  if (session.value) await api('DELETE', '/v1/account/subscription', { headers: { 'X-BaseURL': apiBase, 'X-Topic': topic } });
+}
+
+export function clearMessages(topic: string): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: [] } : s)));
+}
+
+/** Adds the subscriptions the account remembers for this server (after logging in, or at start). */
+export function adoptAccountSubscriptions(remembered: readonly { base_url: string; topic: string }[] = []): void {
+  const known = new Set(subscriptions.value.map((s) => s.topic));
+  const added = remembered.filter((r) => r.base_url === apiBase && !known.has(r.topic));
+  if (added.length > 0) subscriptions.update((subs) => [...subs, ...added.map((r) => ({ topic: r.topic, since: 'all', messages: [] }))]);
+}
