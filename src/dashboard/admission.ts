@@ -1,6 +1,7 @@
 import { errors } from '../model/errors.js';
 import { authenticate } from '../transports/guards/auth.js';
-import type { Guard } from '../transports/guards/guard.js';
+import { Gate, runGuards, type Guard } from '../transports/guards/guard.js';
+import type { Handler } from '../transports/routes.js';
 import { requestRate } from '../transports/guards/request-rate.js';
 
 /**
@@ -17,3 +18,14 @@ const admin: Guard = (gate) => {
 
 /** GET /v1/dashboard/ws: who it is, one request from its visitor's bucket (42901), an admin. */
 export const watcherGuards: readonly Guard[] = [authenticate, requestRate('own'), admin];
+
+/**
+ * GET /v1/dashboard/ws without an upgrade: 404 when the dashboard is off, the refusal the
+ * upgrade would get, or else 40016. A page asks this before it connects, since a browser's
+ * WebSocket that is refused learns no status.
+ */
+export const feedProbe: Handler = async (ctx, _ex, req) => {
+  if (!ctx.config.enableDashboard) throw errors.notFound;
+  await runGuards(watcherGuards, new Gate(ctx, req, []));
+  throw errors.webSocketUpgradeMissing;
+};

@@ -74,12 +74,20 @@ describe('dashboard feed — with access control', () => {
   });
   after(() => s.server.close());
 
-  it('dashboard — anonymous and wrong credentials are 401 40101, a user who is no admin 403 40301, a plain GET 400 40016', async () => {
+  it('dashboard — anonymous and wrong credentials are 401 40101, a user who is no admin 403 40301', async () => {
     assert.deepEqual(await refusal(s.url), [401, 40101]);
     assert.deepEqual(await refusal(s.url, { Authorization: basic('admin', 'wrong') }), [401, 40101]);
     assert.deepEqual(await refusal(s.url, { Authorization: basic('phil') }), [403, 40301]);
-    const plain = await fetch(`${s.url}/v1/dashboard/ws`, { headers: { Authorization: basic('admin') } });
-    assert.deepEqual([plain.status, ((await plain.json()) as Json).code], [400, 40016]);
+  });
+
+  it('dashboard — a plain GET answers what the upgrade would be refused with, else 400 40016 (what a page asks first)', async () => {
+    const probe = async (authorization?: string): Promise<[number, unknown]> => {
+      const res = await fetch(`${s.url}/v1/dashboard/ws`, { headers: authorization ? { Authorization: authorization } : {} });
+      return [res.status, ((await res.json()) as Json).code];
+    };
+    assert.deepEqual(await probe(), [401, 40101]);
+    assert.deepEqual(await probe(basic('phil')), [403, 40301]);
+    assert.deepEqual(await probe(basic('admin')), [400, 40016]);
   });
 
   it('dashboard — frames count subscriptions by format, messages and deliveries per topic, the cache and scheduled messages', async () => {
