@@ -102,9 +102,9 @@ export class MessageLog {
 
   /** Bytes of the batches held: the capped collection's data size, at most its cap. */
   async dataBytes(): Promise<number> {
-    // dataSize of a whole collection is read from its record store, not scanned (FerretDB
-    // computes it; its collStats and $collStats sizes are statistics that lag behind).
-    const { size } = await this.db.command({ dataSize: `${this.db.databaseName}.${collectionName}` });
+    // With `estimate`, MongoDB answers a whole collection's dataSize from its record store
+    // instead of scanning it; FerretDB computes it (its collStats sizes lag behind).
+    const { size } = await this.db.command({ dataSize: `${this.db.databaseName}.${collectionName}`, estimate: true });
     return typeof size === 'number' ? size : 0;
   }
 

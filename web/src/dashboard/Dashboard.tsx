@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { ThemeToggle } from '../components/ThemeToggle.js';
+import { api } from '../lib/api.js';
 import { appRoot } from '../lib/config.js';
 import { session } from '../lib/session.js';
 import { useStore } from '../lib/store.js';
@@ -19,9 +20,14 @@ export function Dashboard() {
   const { status, frames } = useStore(feed);
   const user = useStore(session);
   useEffect(connectFeed, []);
+  // The session is the app's too: logging out here logs out there, and drops the token.
   const logOut = (): void => {
-    session.set(null);
-    connectFeed();
+    void api('DELETE', '/v1/account/token')
+      .catch(() => undefined)
+      .finally(() => {
+        session.set(null);
+        connectFeed();
+      });
   };
   return (
     <div class="dashboard">
