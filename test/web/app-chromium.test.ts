@@ -72,6 +72,28 @@ describe('web app in Chromium — subscribing and receiving', { skip: noChromium
   });
 });
 
+describe('web app in Chromium — browser notifications and settings', { skip: noChromium }, () => {
+  it('notifies of live messages at or above the minimum priority, not of history; the list hides the ones below', async () => {
+    await publish(`${s.url}/quiet`, 'from before');
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications']);
+    // Records what the page shows instead of showing it (headless Chromium has no notification centre).
+    await context.addInitScript('window.shown = []; window.Notification = class { static permission = "granted"; constructor(title, options) { window.shown.push([title, options.body]); } }');
+    const page = await context.newPage();
+    await page.goto(`${s.url}/settings`);
+    await page.locator('select[name=min-priority]').selectOption('3');
+    await page.goto(`${s.url}/quiet`);
+    await page.locator('.state-live').waitFor();
+    await page.locator('.card', { hasText: 'from before' }).waitFor();
+    await publish(`${s.url}/quiet`, 'too low', { Priority: '2' });
+    const loud = await publish(`${s.url}/quiet`, 'disk full', { Title: 'srv1', Tags: 'warning', Priority: '4' });
+    await page.locator(`.card[data-id="${loud.json.id}"]`).waitFor();
+    assert.deepEqual(await page.evaluate('window.shown'), [['⚠️ srv1', 'disk full']]);
+    assert.deepEqual(await page.locator('.card .message-text').allInnerTexts(), ['disk full', 'from before']);
+    await context.close();
+  });
+});
+
 describe('web app in Chromium — publishing', { skip: noChromium }, () => {
   it('publishes from the dialog with a file, Markdown, tags, priority and an action; the server stores exactly that', async () => {
     const page = await openApp('uploads');
@@ -158,6 +180,30 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     await reservations.getByText('Reserved ops').waitFor();
     assert.equal((await publish(`${s.url}/ops`, 'from nobody')).status, 403, 'everyone else may only read the reserved topic');
     assert.equal((await publish(`${s.url}/ops`, 'from admin', { Authorization: `Bearer ${created}` })).status, 200);
+    await page.close();
+  });
+
+  it('changes the password, then deletes the account', async () => {
+    const basic = (password: string): Record<string, string> => ({ Authorization: `Basic ${Buffer.from(`carol:${password}`).toString('base64')}` });
+    assert.equal((await fetch(`${s.url}/v1/account`, { method: 'POST', body: JSON.stringify({ username: 'carol', password: 'first-pass' }) })).status, 200);
+    const page = await openApp('login');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.locator('input[name=username]').fill('carol');
+    await page.locator('input[name=password]').fill('first-pass');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const password = page.getByRole('form', { name: 'Change password' });
+    await password.getByLabel('Current password').fill('first-pass');
+    await password.getByLabel('New password').fill('second-pass');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('Password changed').waitFor();
+    assert.deepEqual([(await fetch(`${s.url}/v1/account`, { headers: basic('first-pass') })).status, (await fetch(`${s.url}/v1/account`, { headers: basic('second-pass') })).status], [401, 200]);
+
+    const remove = page.getByRole('form', { name: 'Delete account' });
+    await remove.getByLabel('Password to confirm').fill('second-pass');
+    await remove.getByRole('button', { name: 'Delete account' }).click();
+    await page.waitForURL(`${s.url}/`);
+    assert.equal((await fetch(`${s.url}/v1/account`, { headers: basic('second-pass') })).status, 401);
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
     await page.close();
   });
 });

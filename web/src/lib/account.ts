@@ -1,4 +1,4 @@
-import { api, basicAuth } from './api.js';
+import { api, ApiError, basicAuth } from './api.js';
 import { session } from './session.js';
 import { adoptAccountSubscriptions } from './subscriptions.js';
 import { Store } from './store.js';
@@ -19,7 +19,14 @@ export const account = new Store<Account | undefined>(undefined);
 
 export async function refreshAccount(): Promise<void> {
   if (!session.value) return account.set(undefined);
-  const current = await api<Account>('GET', '/v1/account');
+  let current: Account;
+  try {
+    current = await api<Account>('GET', '/v1/account');
+  } catch (err) {
+    // The token expired or was deleted elsewhere: the session is over.
+    if (err instanceof ApiError && err.status === 401) session.set(null);
+    throw err;
+  }
   account.set(current);
   adoptAccountSubscriptions(current.subscriptions);
 }
