@@ -17,6 +17,7 @@ import { nodeHousekeeping } from './housekeeping/node.js';
 import { repeatLocally } from './housekeeping/local-timer.js';
 import { sharedHousekeeping } from './housekeeping/shared.js';
 import { Stats } from './streams/stats.js';
+import { SubscriptionTally } from './streams/subscription-tally.js';
 import { TopicRegistry } from './streams/topics.js';
 import { onRefusal, type ServerContext } from './transports/context.js';
 import { listenSmtp } from './mail/inbound/smtp-listener.js';
@@ -40,6 +41,7 @@ import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
+import { registerDashboardFeed } from './dashboard/feed-socket.js';
 
 export interface RunningServer {
   port: number;
@@ -70,7 +72,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => sharedHousekeeping(ctx) },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
-  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  // The dashboard shows what the metrics count, so it needs them counted (not served).
+  const metrics = config.metrics.enabled || config.enableDashboard ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
   const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log });
   const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
@@ -99,6 +102,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       for (const sink of sinks) sink.push(event);
     }),
     connections: new Set(),
+    subscriptions: new SubscriptionTally(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
     metrics,
@@ -111,6 +115,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 
   const app = uws.App();
   registerWebSocket(app, ctx, webSocketGuards);
+  const dashboard = metrics && config.enableDashboard ? registerDashboardFeed(app, ctx, metrics) : undefined;
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);
@@ -141,6 +146,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await upstream?.settled();
       await ctx.calls?.caller.close();
       for (const end of [...ctx.connections]) end();
+      dashboard?.close();
       ctx.connections.clear();
       await stats.save();
       await store.close();

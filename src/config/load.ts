@@ -248,6 +248,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
     },
+    enableDashboard: v['enable-dashboard'] as boolean,
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),

@@ -127,6 +127,11 @@ export const settings = {
     default: '',
     doc: 'A separate [host]:port serving Prometheus metrics; implies enable-metrics, and /metrics is then not served on the main listener (as ntfy)',
   },
+  'enable-dashboard': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tocsin: serve the live operations dashboard (/dashboard) and its feed, GET /v1/dashboard/ws, to admins (to anyone, without topic names, when there is no access control)',
+  },
   'log-level': { kind: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error'], doc: 'Log level' },
   'log-format': { kind: 'enum', default: 'text', values: ['text', 'json'], doc: 'Log format' },
   'log-file': { kind: 'string', default: '', doc: 'Write logs to this file instead of stderr' },
@@ -240,6 +245,7 @@ export interface Config {
   webPush: WebPushConfig | undefined;
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */
   metrics: { enabled: boolean; listen: { host: string; port: number } | undefined };
+  enableDashboard: boolean;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -48,6 +48,11 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
     this.requests.refused(e.http, e.code, method);
   }
 
+  /** Requests refused by a limit (413, 429) so far, by ntfy code (tocsin_limit_hits_total). */
+  limitHits(): Map<number, number> {
+    return this.requests.limitHits();
+  }
+
   /** A publish committed (acknowledged); `startedAt` is performance.now() when it passed the gate. */
   published(startedAt: number, unifiedPush: boolean): void {
     this.ntfy.publishedSuccess.inc();

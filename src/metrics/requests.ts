@@ -38,7 +38,14 @@ export class RequestCounts {
   /** Sets `limitHits` to the refusals by a limit (413, 429), by ntfy code over every method. */
   fillLimitHits(limitHits: Counter<'code'>): void {
     limitHits.reset();
-    for (const o of this.outcomes.values()) if (o.http === 413 || o.http === 429) limitHits.inc({ code: String(o.code) }, o.count);
+    for (const [code, count] of this.limitHits()) limitHits.inc({ code: String(code) }, count);
+  }
+
+  /** The refusals by a limit (413, 429) so far, by ntfy code over every method. */
+  limitHits(): Map<number, number> {
+    const hits = new Map<number, number>();
+    for (const o of this.outcomes.values()) if (o.http === 413 || o.http === 429) hits.set(o.code, (hits.get(o.code) ?? 0) + o.count);
+    return hits;
   }
 
   private count(http: number, code: number, rawMethod: string): void {

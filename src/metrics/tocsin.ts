@@ -1,9 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { RequestCounts } from './requests.js';
+import { subscribeFormats } from '../streams/subscription-tally.js';
 import type { ServerState } from './state.js';
-
-/** Subscribe formats, so each slow-subscriber series exists (at 0) before the first drop. */
-const formats = ['json', 'sse', 'raw', 'ws'] as const;
 
 /** Tocsin's own metrics: one for every protective action, and the pipeline's timings. */
 export function tocsinMetrics(registry: Registry, requests: RequestCounts, state: () => ServerState | undefined) {
@@ -14,7 +12,8 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
     labelNames: ['format'],
     registers,
   });
-  for (const format of formats) slowSubscribers.inc({ format }, 0);
+  // Every format's series exists (at 0) before the first drop.
+  for (const format of subscribeFormats) slowSubscribers.inc({ format }, 0);
   new Counter({
     name: 'tocsin_visitor_evictions_total',
     help: 'Visitors forgotten before their day was up to keep the visitor table within its bound (an address flood)',

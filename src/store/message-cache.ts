@@ -71,6 +71,10 @@ export interface MessageCache {
   topics(): Promise<Set<string>>;
   /** Messages held, scheduled ones included (ntfy's ntfy_messages_cached_total). */
   count(): Promise<number>;
+  /** Scheduled messages not yet due (the live dashboard's "scheduled waiting"). */
+  waiting(): Promise<number>;
+  /** Bytes the cache's storage holds: the database's used pages (SQLite), the log's data (MongoDB). */
+  bytes(): Promise<number>;
   /** The persisted total of messages ever published (ntfy's /v1/stats `messages`). */
   loadStats(): Promise<number>;
   /**

@@ -13,6 +13,7 @@ import type { MessageCache } from '../store/message-cache.js';
 import type { TopicHub } from '../streams/hub.js';
 import type { Publisher } from '../streams/publisher.js';
 import type { Stats } from '../streams/stats.js';
+import type { SubscriptionTally } from '../streams/subscription-tally.js';
 import type { TopicRegistry } from '../streams/topics.js';
 import type { Visitors } from '../visitors/visitors.js';
 import type { RejectionLog } from './http/rejections.js';
@@ -47,6 +48,8 @@ export interface ServerContext {
   fanout: FanoutGroups<HttpSink>;
   /** Open subscriber connections, each with the function that ends it at shutdown. */
   connections: Set<() => void>;
+  /** The same subscriptions counted by format and by topic (the live dashboard). */
+  subscriptions: SubscriptionTally;
   /** The log of refused requests (rate-limited), told by every Exchange. */
   rejections: RejectionLog;
   /** Subscribers dropped for not reading (slow-consumer policy). */

@@ -1,3 +1,4 @@
+import { feedProbe } from '../dashboard/admission.js';
 import { serveMetrics } from '../metrics/endpoint.js';
 import { errors } from '../model/errors.js';
 import type { ServerContext } from './context.js';
@@ -171,8 +172,10 @@ export const routes: readonly Route[] = [
     },
   },
   { methods: ['GET'], pattern: topicsPattern('auth'), handle: checkAccess(reading) },
+  // The dashboard feed's upgrade is dashboard/feed-socket.ts's; a plain GET lands here.
+  { methods: ['GET'], pattern: /^\/v1\/dashboard\/ws$/, handle: feedProbe },
   // enable-metrics without metrics-listen-http, as ntfy; otherwise the reserved topic name it always is.
-  { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
+  { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && ctx.config.metrics.enabled && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})$`), handle: topicPage },
   {
     methods: ['OPTIONS'],

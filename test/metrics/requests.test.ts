@@ -36,5 +36,6 @@ describe('request counts', () => {
     counts.answered('GET');
     counts.fillLimitHits(limitHits);
     assert.deepEqual((await limitHits.get()).values.map((v) => [v.labels.code, v.value]), [['42901', 2], ['41301', 1]]);
+    assert.deepEqual([...counts.limitHits()], [[42901, 2], [41301, 1]]);
   });
 });

@@ -24,6 +24,19 @@ describeMessageCache('sqlite file, a thread per instance', async (location = joi
   return { instance: cache, location, close: () => cache.close() };
 }, { shared: true });
 
+describe('sqlite cache size', () => {
+  it('bytes grow with the messages held and shrink back to the pages in use once they are pruned', async () => {
+    const store = openSqliteStore(join(tempDir(), 'size.db'));
+    after(() => store.close());
+    const empty = await store.cache.bytes();
+    await store.cache.add(Array.from({ length: 100 }, () => entry(message('big', { message: 'x'.repeat(1000), expires: now - 1 }))));
+    const full = await store.cache.bytes();
+    assert.ok(full >= empty + 100_000, `${full} bytes after 100 KB added to ${empty}`);
+    await store.cache.prune(now);
+    assert.ok((await store.cache.bytes()) < full - 90_000, 'deleted rows leave free pages, which are not counted');
+  });
+});
+
 describe('cache schema', () => {
   it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
     const file = join(tempDir(), 'v1.db');

@@ -155,8 +155,8 @@ export class WsStream {
   private readonly frames = new Mailbox<Json>();
   closed: { code: number } | undefined;
 
-  constructor(url: string) {
-    this.ws = new WebSocket(url.replace(/^http/, 'ws'));
+  constructor(url: string, headers: Record<string, string> = {}) {
+    this.ws = new WebSocket(url.replace(/^http/, 'ws'), { headers });
     this.ws.on('message', (data) => this.frames.put(JSON.parse(String(data)) as Json));
     this.ws.on('close', (code) => {
       this.closed = { code };

@@ -49,6 +49,14 @@ export class ThreadedSqliteCache implements MessageCache {
     return this.call('count') as Promise<number>;
   }
 
+  waiting(): Promise<number> {
+    return this.call('waiting') as Promise<number>;
+  }
+
+  bytes(): Promise<number> {
+    return this.call('bytes') as Promise<number>;
+  }
+
   loadStats(): Promise<number> {
     return this.call('loadStats') as Promise<number>;
   }

@@ -159,6 +159,14 @@ export class MongoMessageCache implements MessageCache {
     return logged + waiting;
   }
 
+  waiting(): Promise<number> {
+    return this.scheduled.count();
+  }
+
+  bytes(): Promise<number> {
+    return this.log.dataBytes();
+  }
+
   loadStats(): Promise<number> {
     return this.counters.sum('messages');
   }

@@ -69,7 +69,10 @@ export class MessageLog {
   /** The highest `last` this process has seen: where its next insert tries first. */
   private known = 0;
 
-  private constructor(readonly batches: Collection<LogBatch>) {}
+  private constructor(
+    private readonly db: Db,
+    readonly batches: Collection<LogBatch>,
+  ) {}
 
   /** Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a batch. */
   static async open(db: Db, capBytes: number): Promise<MessageLog> {
@@ -85,7 +88,7 @@ export class MessageLog {
       { key: { ids: 1 }, name: 'ids' },
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
-    const log = new MessageLog(batches);
+    const log = new MessageLog(db, batches);
     // A tailable cursor needs a position that exists to start from (one that matches
     // nothing is closed at once), so an empty log gets an empty first batch.
     if (!(await log.newest())) await log.append({ events: [] });
@@ -95,6 +98,14 @@ export class MessageLog {
   /** Called with every batch this process reads, so its next insert starts from there. */
   seen(last: number): void {
     if (last > this.known) this.known = last;
+  }
+
+  /** Bytes of the batches held: the capped collection's data size, at most its cap. */
+  async dataBytes(): Promise<number> {
+    // With `estimate`, MongoDB answers a whole collection's dataSize from its record store
+    // instead of scanning it; FerretDB computes it (its collStats sizes lag behind).
+    const { size } = await this.db.command({ dataSize: `${this.db.databaseName}.${collectionName}`, estimate: true });
+    return typeof size === 'number' ? size : 0;
   }
 
   async newest(): Promise<LogBatch | undefined> {

@@ -155,6 +155,17 @@ export class SqliteMessageCache implements MessageCache {
     return this.db.prepare('SELECT COUNT(*) FROM messages').pluck().get() as number;
   }
 
+  async waiting(): Promise<number> {
+    // Read from the partial index of waiting messages (schema.ts), not the table.
+    return this.db.prepare('SELECT COUNT(*) FROM messages WHERE published = 0').pluck().get() as number;
+  }
+
+  async bytes(): Promise<number> {
+    // The file's pages in use (free pages left by deletes are not counted); the WAL is not.
+    const pages = (this.db.pragma('page_count', { simple: true }) as number) - (this.db.pragma('freelist_count', { simple: true }) as number);
+    return pages * (this.db.pragma('page_size', { simple: true }) as number);
+  }
+
   async loadStats(): Promise<number> {
     return this.db.prepare(`SELECT IFNULL(SUM(value), 0) FROM stats WHERE key IN ('messages', '${importedStats}')`).pluck().get() as number;
   }

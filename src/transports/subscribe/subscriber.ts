@@ -145,8 +145,8 @@ export class Subscriber {
     this.own?.unsubscribe();
     if (this.grouped) this.connection?.leave(topics);
     this.connection?.closed();
-    gate.ctx.connections.delete(this.shutdown);
     const format = this.connection?.format;
+    if (gate.ctx.connections.delete(this.shutdown)) gate.ctx.subscriptions.closed(format ?? '', topics);
     gate.ctx.log.debug({ format, topics: topics.join(','), subscriptions: gate.visitor.subscriptions, remote: gate.req.remoteAddress, ...detail }, 'subscription closed');
   }
 
@@ -180,6 +180,7 @@ export class Subscriber {
       return this.close();
     }
     this.gate.ctx.connections.add(this.shutdown);
+    this.gate.ctx.subscriptions.opened(connection.format, this.topics);
     const send = connection.send;
     if (isEmptyFilter(params.filter)) {
       // The open event, the replay and whatever arrived meanwhile go out first; then the
