@@ -1,4 +1,5 @@
 import type { Figure, Scenario } from '../figures.js';
+import { cpuSeconds } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
 import { metricsVariant } from './publish-metrics.js';
@@ -7,7 +8,8 @@ const connections = 64;
 
 /**
  * 1. Publish: small POSTs to one topic and to 10,000 random topics, no subscribers,
- * 64 connections — requests/s and latency; then p99 at half the measured rate.
+ * 64 connections — requests/s, latency and the server's CPU per request (all threads;
+ * far steadier than requests/s on a shared machine); then p99 at half the measured rate.
  */
 export const publishScenario: Scenario = async (target, sizes, load) => {
   const wrk = await hasWrk();
@@ -19,11 +21,14 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   };
   let oneTopicRps = 0;
   for (const topics of [1, 10000]) {
+    const cpuBefore = cpuSeconds(target.pid);
     const r = await run({ url: target.url, topics, connections, durationSeconds: sizes.publishSeconds, rate: 0 });
+    const cpuAfter = cpuSeconds(target.pid);
     if (topics === 1) oneTopicRps = r.rps;
     fig('publish rate', r.rps, 'req/s', 'higher', { topics, client });
     fig('publish p50', r.p50, 'ms', 'lower', { topics, client });
     fig('publish p99', r.p99, 'ms', 'lower', { topics, client });
+    if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) fig('publish server CPU per request', (1e6 * (cpuAfter - cpuBefore)) / r.requests, 'µs', 'lower', { topics, client });
   }
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
