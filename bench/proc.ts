@@ -19,6 +19,20 @@ export function cpuSeconds(pid: number | undefined, tid?: number): number | unde
   }
 }
 
+/**
+ * Seconds a thread (a Node process's main thread is its pid) has spent runnable but waiting
+ * for a core (the second field of /proc/<pid>/task/<tid>/schedstat): time other processes
+ * on its core took, which its own CPU time does not show.
+ */
+export function runQueueSeconds(pid: number | undefined, tid = pid): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident memory in bytes. */
 export function rssBytes(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

@@ -1,5 +1,5 @@
 import type { Figure, Scenario } from '../figures.js';
-import { cpuSeconds } from '../proc.js';
+import { cpuSeconds, runQueueSeconds } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
 import { metricsVariant } from './publish-metrics.js';
@@ -36,9 +36,16 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   const pace = (seconds: number): Promise<{ p50: number; p99: number }> =>
     load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
   await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
+  // The server's CPU and its main thread's wait for a core tell a server that cannot keep up
+  // from one that other processes on its core keep from running (a shared machine).
+  const [cpuBefore, waitBefore, start] = [cpuSeconds(target.pid), runQueueSeconds(target.pid), performance.now()];
   const paced = await pace(sizes.publishSeconds);
-  fig('publish p50 at half rate', paced.p50, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
-  fig('publish p99 at half rate', paced.p99, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
+  const [cpuAfter, waitAfter, seconds] = [cpuSeconds(target.pid), runQueueSeconds(target.pid), (performance.now() - start) / 1000];
+  const halfParams = { topics: 1, load: '50%', client: 'paced' };
+  fig('publish p50 at half rate', paced.p50, 'ms', 'lower', halfParams);
+  fig('publish p99 at half rate', paced.p99, 'ms', 'lower', halfParams);
+  if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
+  if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server main thread waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% time', 'lower', halfParams);
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
   if (target.name === 'tocsin') figures.push(...(await metricsVariant(run, { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 })));
   return figures;

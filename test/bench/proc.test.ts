@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { listeningPid, onCore } from '../../bench/proc.js';
+import { cpuSeconds, listeningPid, onCore, runQueueSeconds } from '../../bench/proc.js';
 
 describe('bench — processes', () => {
   it('listeningPid finds the process listening on a port (this one), and none on a closed port', async () => {
@@ -16,6 +16,15 @@ describe('bench — processes', () => {
       await once(server, 'close');
     }
     assert.equal(listeningPid(port), undefined);
+  });
+
+  it('runQueueSeconds and cpuSeconds read this process, and nothing for a pid that does not exist', () => {
+    const wait = runQueueSeconds(process.pid);
+    assert.equal(typeof wait, 'number');
+    assert.ok((wait as number) >= 0);
+    assert.ok((cpuSeconds(process.pid) as number) > 0);
+    assert.equal(runQueueSeconds(2 ** 22 + 1), undefined);
+    assert.equal(cpuSeconds(2 ** 22 + 1), undefined);
   });
 
   it('onCore runs the command through taskset on that core', () => {
