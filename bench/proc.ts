@@ -20,14 +20,22 @@ export function cpuSeconds(pid: number | undefined, tid?: number): number | unde
 }
 
 /**
- * Seconds a thread (a Node process's main thread is its pid) has spent runnable but waiting
- * for a core (the second field of /proc/<pid>/task/<tid>/schedstat): time other processes
- * on its core took, which its own CPU time does not show.
+ * Seconds a process's threads have spent runnable but waiting for a core, summed (the
+ * second field of /proc/<pid>/task/<tid>/schedstat): time other processes on its core took,
+ * which its own CPU time does not show. Summed because a Go server works on several threads.
  */
-export function runQueueSeconds(pid: number | undefined, tid = pid): number | undefined {
+export function runQueueSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+      } catch {
+        // the thread ended while we read
+      }
+    }
+    return ns / 1e9;
   } catch {
     return undefined;
   }

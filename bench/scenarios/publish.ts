@@ -36,7 +36,7 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   const pace = (seconds: number): Promise<{ p50: number; p99: number }> =>
     load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
   await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
-  // The server's CPU and its main thread's wait for a core tell a server that cannot keep up
+  // The server's CPU and its threads' wait for a core tell a server that cannot keep up
   // from one that other processes on its core keep from running (a shared machine).
   const [cpuBefore, waitBefore, start] = [cpuSeconds(target.pid), runQueueSeconds(target.pid), performance.now()];
   const paced = await pace(sizes.publishSeconds);
@@ -45,7 +45,7 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   fig('publish p50 at half rate', paced.p50, 'ms', 'lower', halfParams);
   fig('publish p99 at half rate', paced.p99, 'ms', 'lower', halfParams);
   if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
-  if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server main thread waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% time', 'lower', halfParams);
+  if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% of a core', 'lower', halfParams);
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
   if (target.name === 'tocsin') figures.push(...(await metricsVariant(run, { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 })));
   return figures;
