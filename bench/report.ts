@@ -94,6 +94,16 @@ export function table(rows: Row[]): string {
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
+const tableMarkers = ['<!-- table: begin -->', '<!-- table: end -->'] as const;
+
+/** `readme` with what lies between its table markers replaced by `text`; throws without them. */
+export function withTable(readme: string, text: string): string {
+  const [begin, end] = tableMarkers;
+  const [at, until] = [readme.indexOf(begin), readme.indexOf(end)];
+  if (at < 0 || until < at) throw new Error(`no ${begin} … ${end} markers to put the table between`);
+  return `${readme.slice(0, at + begin.length)}\n${text}\n${readme.slice(until)}`;
+}
+
 function round(v: number): number {
   return Number.isFinite(v) ? Number(v.toPrecision(4)) : v;
 }

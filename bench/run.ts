@@ -20,7 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseBenchFlags } from './flags.js';
 import type { Load, Scenario } from './figures.js';
 import { loadCore } from './proc.js';
-import { medians, table, withRatios, writeJsonLines, type Row } from './report.js';
+import { medians, table, withRatios, withTable, writeJsonLines, type Row } from './report.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { idleScenario } from './scenarios/idle.js';
 import { mixedScenario } from './scenarios/mixed.js';
@@ -115,12 +115,8 @@ if (flags.table) writeReadmeTable(table(rows));
 /** Replaces the generated part of bench/README.md (between its markers) with this run's table. */
 function writeReadmeTable(text: string): void {
   const file = new URL('../../bench/README.md', import.meta.url).pathname;
-  const [begin, end] = ['<!-- table: begin -->', '<!-- table: end -->'];
-  const readme = readFileSync(file, 'utf8');
-  const [at, until] = [readme.indexOf(begin), readme.indexOf(end)];
-  if (at < 0 || until < at) throw new Error(`${file} lacks the ${begin} and ${end} markers`);
   const cache = flags.target ? `the server at ${flags.target}` : `Tocsin with its cache ${flags.inMemory ? 'in memory' : 'in a file on disk'}`;
   const how = `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- ${process.argv.slice(2).join(' ')}\`: ${cache}${flags.vsNtfy ? ', ntfy tuned as in bench/ntfy.ts' : ''}; ${flags.rounds} round${flags.rounds > 1 ? 's, medians' : ''}.`;
-  writeFileSync(file, `${readme.slice(0, at + begin.length)}\n${how}\n\n${text}\n${readme.slice(until)}`);
+  writeFileSync(file, withTable(readFileSync(file, 'utf8'), `${how}\n\n${text}`));
   console.error(`# table written to ${file}`);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { medians, table, withRatios, type Row } from '../../bench/report.js';
+import { medians, table, withRatios, withTable, type Row } from '../../bench/report.js';
 
 const row = (server: string, value: number, name = 'publish rate'): Row => ({ scenario: 'publish', name, value, unit: 'req/s', better: 'higher', params: { topics: 1 }, server });
 
@@ -43,5 +43,16 @@ describe('bench — report', () => {
 
   it('table: without ntfy there is no ntfy column', () => {
     assert.equal(table(withRatios([row('tocsin', 30), row('ceiling', 60)])).split('\n')[0], '| figure | parameters | tocsin | ceiling | unit | ÷ ceiling |');
+  });
+
+  it('withTable replaces what lies between the markers, again and again, and keeps the rest', () => {
+    const readme = '# Bench\n\n<!-- table: begin -->\nold\n<!-- table: end -->\n\nafter\n';
+    const once = withTable(readme, '| a |');
+    assert.equal(once, '# Bench\n\n<!-- table: begin -->\n| a |\n<!-- table: end -->\n\nafter\n');
+    assert.equal(withTable(once, '| b |'), '# Bench\n\n<!-- table: begin -->\n| b |\n<!-- table: end -->\n\nafter\n');
+  });
+
+  it('withTable refuses a file without the markers', () => {
+    assert.throws(() => withTable('# Bench\n', '| a |'), /no <!-- table: begin --> … <!-- table: end --> markers/);
   });
 });
