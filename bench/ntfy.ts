@@ -72,7 +72,13 @@ export async function startNtfy(binary: string): Promise<Target> {
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = once(child, 'exit');
   const url = `http://127.0.0.1:${port}`;
-  await Promise.race([healthy(url, 10_000), exited.then(([code]) => Promise.reject(new Error(`ntfy exited with ${String(code)}`)))]);
+  try {
+    await Promise.race([healthy(url, 10_000), exited.then(([code]) => Promise.reject(new Error(`ntfy exited with ${String(code)}`)))]);
+  } catch (err) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     name: 'ntfy',
     url,
