@@ -107,3 +107,5 @@ process.on('message', (msg: string) => {
   }
   if (msg === 'stop') process.exit(0);
 });
+// The harness died (a timeout killed it): nothing will stop this server otherwise.
+process.on('disconnect', () => process.exit(1));

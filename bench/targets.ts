@@ -1,8 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { pin, rssBytes } from './proc.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listeningPid, pin, rssBytes, serverCore } from './proc.js';
 
-/** A server under test. `pid` is known only for servers the harness started. */
+/** A server under test. `pid` is known for servers the harness started, or found for a local --target. */
 export interface Target {
   name: string;
   url: string;
@@ -22,9 +25,9 @@ export interface StartOptions {
   profileDir?: string;
   /** Server settings as `--key value` pairs. */
   settings?: string[];
+  /** Called once the server has exited (its temp files go). */
+  cleanup?: () => void;
 }
-
-const serverCore = 0;
 
 /** Starts a server script with IPC; it reports `{ port }` once listening. */
 async function startForked(name: string, script: string, options: StartOptions): Promise<Target> {
@@ -51,6 +54,7 @@ async function startForked(name: string, script: string, options: StartOptions):
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;
+      options.cleanup?.();
     },
     stop: async () => {
       child.send('stop');
@@ -58,26 +62,47 @@ async function startForked(name: string, script: string, options: StartOptions):
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
+      options.cleanup?.();
     },
   };
 }
 
-export const startTocsin = (options: StartOptions = {}): Promise<Target> =>
-  startForked('tocsin', './tocsin-server.js', {
+/**
+ * Tocsin's cache: on disk by default (what users run, and what ntfy is measured with),
+ * in memory with `--in-memory`. Set once by the harness; every Tocsin a scenario starts uses it.
+ */
+let cacheOnDisk = true;
+export function useInMemoryCache(): void {
+  cacheOnDisk = false;
+}
+
+export function startTocsin(options: StartOptions = {}): Promise<Target> {
+  const dir = cacheOnDisk ? mkdtempSync(join(tmpdir(), 'tocsin-bench-')) : undefined;
+  return startForked('tocsin', './tocsin-server.js', {
     ...options,
+    ...(dir !== undefined && { cleanup: () => rmSync(dir, { recursive: true, force: true }) }),
     // A short minimum delay lets the scheduled scenario run in seconds. The load comes from
     // one address: its visitor limits are raised out of reach, but still checked.
     settings: [
       '--global-topic-limit', '100000', '--keepalive-interval', '45s', '--message-delay-min', '1s',
       '--visitor-request-limit-burst', '1000000000', '--visitor-message-daily-limit', '1000000000', '--visitor-subscription-limit', '1000000',
       '--visitor-attachment-daily-bandwidth-limit', '1T',
+      ...(dir === undefined ? [] : ['--cache-file', join(dir, 'cache.db')]),
       ...(options.settings ?? []),
     ],
   });
+}
 
 export const startCeiling = (options: StartOptions = {}): Promise<Target> => startForked('ceiling', './ceiling.js', options);
 
-/** Any ntfy-compatible server already running (`--target URL`): no pid, no heap. */
-export function external(url: string): Target {
-  return { name: 'target', url: url.replace(/\/$/, ''), heapUsed: async () => undefined, rss: () => undefined, stop: async () => undefined };
+/**
+ * Any ntfy-compatible server already running (`--target URL`): no heap; its pid (for RSS
+ * and CPU) is `pid` if given, else the process listening on the URL's port, if local.
+ */
+export function external(url: string, pid?: number): Target {
+  const base = new URL(url);
+  const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
+  const owner = pid ?? (['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname) ? listeningPid(port) : undefined);
+  if (owner === undefined) console.error(`# no pid for ${url}: idle memory and server CPU are left out (give --target-pid)`);
+  return { name: 'target', url: url.replace(/\/$/, ''), ...(owner !== undefined && { pid: owner }), heapUsed: async () => undefined, rss: () => rssBytes(owner), stop: async () => undefined };
 }

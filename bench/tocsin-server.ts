@@ -19,3 +19,5 @@ process.on('message', (msg: string) => {
   }
   if (msg === 'stop') void server.close().then(() => process.exit(0));
 });
+// The harness died (a timeout killed it): nothing will stop this server otherwise.
+process.on('disconnect', () => void server.close().then(() => process.exit(1)));

@@ -15,6 +15,8 @@ export interface HttpLoad {
 
 export interface HttpLoadResult {
   rps: number;
+  /** Requests completed. */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -36,6 +38,6 @@ serveCommands({
         },
       ],
     });
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+    return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
   },
 });

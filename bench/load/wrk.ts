@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadCore, onCore } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from './autocannon.js';
 
 /** wrk's Lua: POST a small body to one topic or to random topics out of `TOPICS`, with `AUTHORIZATION` if set. */
@@ -19,8 +20,26 @@ else
 end
 `;
 
-function ms(value: string, unit: string): number {
-  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
+/** wrk's time units (its `units.c`): a slow server's latencies come in seconds or minutes. */
+const msPerUnit: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A wrk latency such as `812.00us`, `4.31ms`, `1.59s` or `1.20m`, in milliseconds. */
+export function latencyMs(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m|h)$/.exec(text.trim());
+  const factor = match ? msPerUnit[match[2] as string] : undefined;
+  if (!match || factor === undefined) throw new Error(`cannot read wrk latency ${JSON.stringify(text)}`);
+  return Number(match[1]) * factor;
+}
+
+/** Reads wrk's `--latency` report; throws with the output when a line is missing. */
+export function parseWrk(stdout: string): HttpLoadResult & { requests: number } {
+  const requests = /(\d+) requests in/.exec(stdout)?.[1];
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
+  const p50 = /^\s+50%\s+(\S+)\s*$/m.exec(stdout)?.[1];
+  const p99 = /^\s+99%\s+(\S+)\s*$/m.exec(stdout)?.[1];
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1];
+  if (!rps || !p50 || !p99 || !requests) throw new Error(`cannot read wrk output: ${stdout}`);
+  return { requests: Number(requests), rps: Number(rps), p50: latencyMs(p50), p99: latencyMs(p99), errors: Number(errors ?? 0) };
 }
 
 /**
@@ -35,17 +54,15 @@ export function runWrk(load: HttpLoad): Promise<HttpLoadResult> {
 export function runWrkScript(load: HttpLoad, lua: string, env: Record<string, string>): Promise<HttpLoadResult & { requests: number }> {
   const file = join(mkdtempSync(join(tmpdir(), 'tocsin-wrk-')), 'post.lua');
   writeFileSync(file, lua);
-  const args = ['-c', '1', 'wrk', '-t1', `-c${load.connections}`, `-d${load.durationSeconds}s`, '--latency', '-s', file, load.url];
+  const [command, args] = onCore(loadCore, 'wrk', ['-t1', `-c${load.connections}`, `-d${load.durationSeconds}s`, '--latency', '-s', file, load.url]);
   return new Promise((resolve, reject) => {
-    execFile('taskset', args, { env: { ...process.env, ...env } }, (err, stdout) => {
+    execFile(command, args, { env: { ...process.env, ...env } }, (err, stdout) => {
       if (err) return reject(err);
-      const requests = /(\d+) requests in/.exec(stdout)?.[1];
-      const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1];
-      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)[ \t]*$/m.exec(stdout);
-      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)[ \t]*$/m.exec(stdout);
-      const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1];
-      if (!rps || !p50 || !p99 || !requests) return reject(new Error(`cannot read wrk output: ${stdout}`));
-      resolve({ requests: Number(requests), rps: Number(rps), p50: ms(p50[1] as string, p50[2] as string), p99: ms(p99[1] as string, p99[2] as string), errors: Number(errors ?? 0) });
+      try {
+        resolve(parseWrk(stdout));
+      } catch (e) {
+        reject(e as Error);
+      }
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { Figure, Scenario } from '../figures.js';
+import { cpuSeconds, runQueueSeconds } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
 import { metricsVariant } from './publish-metrics.js';
@@ -7,7 +8,8 @@ const connections = 64;
 
 /**
  * 1. Publish: small POSTs to one topic and to 10,000 random topics, no subscribers,
- * 64 connections — requests/s and latency; then p99 at half the measured rate.
+ * 64 connections — requests/s, latency and the server's CPU per request (all threads;
+ * far steadier than requests/s on a shared machine); then p99 at half the measured rate.
  */
 export const publishScenario: Scenario = async (target, sizes, load) => {
   const wrk = await hasWrk();
@@ -19,11 +21,14 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   };
   let oneTopicRps = 0;
   for (const topics of [1, 10000]) {
+    const cpuBefore = cpuSeconds(target.pid);
     const r = await run({ url: target.url, topics, connections, durationSeconds: sizes.publishSeconds, rate: 0 });
+    const cpuAfter = cpuSeconds(target.pid);
     if (topics === 1) oneTopicRps = r.rps;
     fig('publish rate', r.rps, 'req/s', 'higher', { topics, client });
     fig('publish p50', r.p50, 'ms', 'lower', { topics, client });
     fig('publish p99', r.p99, 'ms', 'lower', { topics, client });
+    if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) fig('publish server CPU per request', (1e6 * (cpuAfter - cpuBefore)) / r.requests, 'µs', 'lower', { topics, client });
   }
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
@@ -31,9 +36,16 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   const pace = (seconds: number): Promise<{ p50: number; p99: number }> =>
     load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
   await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
+  // The server's CPU and its threads' wait for a core tell a server that cannot keep up
+  // from one that other processes on its core keep from running (a shared machine).
+  const [cpuBefore, waitBefore, start] = [cpuSeconds(target.pid), runQueueSeconds(target.pid), performance.now()];
   const paced = await pace(sizes.publishSeconds);
-  fig('publish p50 at half rate', paced.p50, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
-  fig('publish p99 at half rate', paced.p99, 'ms', 'lower', { topics: 1, load: '50%', client: 'paced' });
+  const [cpuAfter, waitAfter, seconds] = [cpuSeconds(target.pid), runQueueSeconds(target.pid), (performance.now() - start) / 1000];
+  const halfParams = { topics: 1, load: '50%', client: 'paced' };
+  fig('publish p50 at half rate', paced.p50, 'ms', 'lower', halfParams);
+  fig('publish p99 at half rate', paced.p99, 'ms', 'lower', halfParams);
+  if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
+  if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% of a core', 'lower', halfParams);
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
   if (target.name === 'tocsin') figures.push(...(await metricsVariant(run, { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 })));
   return figures;

@@ -17,6 +17,8 @@ export type Guard<T = Gate> = (subject: T) => void | Promise<void>;
  * after them: who it is and whose bill it goes on. What a guard takes that must be given
  * back (a subscription slot, an opened subscription) it hands to `onRelease`.
  */
+const noEntries: ReadonlyMap<string, string> = new Map();
+
 export class Gate {
   user: User | undefined = undefined;
   private billed: Visitor | undefined;
@@ -25,10 +27,24 @@ export class Gate {
 
   constructor(
     readonly ctx: ServerContext,
-    readonly req: RequestInfo,
+    private request: RequestInfo,
     readonly topics: readonly string[],
   ) {
-    if (topics.length > 0) req.seen.topics = topics;
+    if (topics.length > 0) request.seen.topics = topics;
+  }
+
+  get req(): RequestInfo {
+    return this.request;
+  }
+
+  /**
+   * The request is admitted and its connection stays open: keeps only what logs need of it
+   * (address, method, path, what was seen), not every header and query parameter, which
+   * made up ~0.9 KB of each idle subscription's heap.
+   */
+  settle(): void {
+    const { method, path, remoteAddress, seen } = this.request;
+    this.request = { method, path, headers: noEntries, query: noEntries, remoteAddress, seen };
   }
 
   /** The visitor the request is billed to, as the request-rate guard chose it. */

@@ -1,4 +1,3 @@
-import { interval, type Subscription } from 'rxjs';
 import type { Outbound } from '../../model/outbound.js';
 import { controlOutbound, type Opened } from '../../streams/subscription.js';
 import type { ServerContext } from '../context.js';
@@ -29,7 +28,7 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, gua
 class HttpStream implements Connection {
   readonly send: (event: Outbound) => void;
   private readonly sink: HttpSink;
-  private keepalive: Subscription | undefined;
+  private keepalive: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -72,7 +71,8 @@ class HttpStream implements Connection {
   live(): void {
     const { sink, subscriber } = this;
     sink.arm();
-    this.keepalive = interval(this.ctx.config.keepaliveIntervalMs).subscribe(() => sink.push(controlOutbound('keepalive', subscriber.topics)));
+    // A timer, not RxJS's interval: its scheduled action and subscribers cost each idle stream ~0.5 KB more.
+    this.keepalive = setInterval(() => sink.push(controlOutbound('keepalive', subscriber.topics)), this.ctx.config.keepaliveIntervalMs);
   }
 
   end(): void {
@@ -81,7 +81,7 @@ class HttpStream implements Connection {
   }
 
   closed(): void {
-    this.keepalive?.unsubscribe();
+    clearInterval(this.keepalive);
   }
 }
 

@@ -78,14 +78,18 @@ export class Subscriber {
   private done = false;
   private readonly shutdown = (): void => this.connection?.end();
 
+  /** Until the subscription is live. */
+  private admission: Admission | undefined;
+
   constructor(
     ctx: ServerContext,
-    private readonly admission: Admission,
+    admission: Admission,
     req: RequestInfo,
     readonly topics: readonly string[],
     private readonly guards: SubscribeGuards,
   ) {
     this.gate = new Gate(ctx, req, topics);
+    this.admission = admission;
   }
 
   /** The parameters, as the admission read them. */
@@ -94,7 +98,7 @@ export class Subscriber {
     return this.read;
   }
 
-  /** The subscription, once opened (before the connection is accepted, when the admission opens it). */
+  /** The subscription, once opened (before the connection is accepted, when the admission opens it) until it is live. */
   get opened(): Opened | undefined {
     return this.subscription;
   }
@@ -119,7 +123,7 @@ export class Subscriber {
           },
           () => runGuards(guards.params, gate),
           () => billSubscriber(gate),
-          () => (this.admission.opensBeforeAccept(this.params) ? this.open() : undefined),
+          () => (this.admitting.opensBeforeAccept(this.params) ? this.open() : undefined),
           () => this.accept(),
         ],
         undefined,
@@ -167,9 +171,14 @@ export class Subscriber {
     });
   }
 
+  private get admitting(): Admission {
+    if (!this.admission) throw new Error('the subscriber was admitted already');
+    return this.admission;
+  }
+
   private accept(): void | Promise<void> {
-    if (this.admission.gone) return this.gate.release();
-    return then(runGuards(this.guards.accept, this.gate), () => this.admission.accept(this));
+    if (this.admitting.gone) return this.gate.release();
+    return then(runGuards(this.guards.accept, this.gate), () => this.admitting.accept(this));
   }
 
   private live(connection: Connection): void {
@@ -192,5 +201,11 @@ export class Subscriber {
       connection.batch(() => (this.own = opened.events$.subscribe(send)));
     }
     connection.live();
+    // Live: what the subscription still needs, its own subscription or its groups hold.
+    // Holding `opened`, the admission and every request header as well cost ~3.6 of the
+    // ~6.2 KB of heap of each idle subscription.
+    this.subscription = undefined;
+    this.admission = undefined;
+    this.gate.settle();
   }
 }

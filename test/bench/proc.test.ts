@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { cpuSeconds, listeningPid, onCore, runQueueSeconds } from '../../bench/proc.js';
+
+describe('bench — processes', () => {
+  it('listeningPid finds the process listening on a port (this one), and none on a closed port', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      assert.equal(listeningPid(port), process.pid);
+    } finally {
+      server.close();
+      await once(server, 'close');
+    }
+    assert.equal(listeningPid(port), undefined);
+  });
+
+  it('runQueueSeconds and cpuSeconds read this process, and nothing for a pid that does not exist', () => {
+    const wait = runQueueSeconds(process.pid);
+    assert.equal(typeof wait, 'number');
+    assert.ok((wait as number) >= 0);
+    assert.ok((cpuSeconds(process.pid) as number) > 0);
+    assert.equal(runQueueSeconds(2 ** 22 + 1), undefined);
+    assert.equal(cpuSeconds(2 ** 22 + 1), undefined);
+  });
+
+  it('onCore runs the command through taskset on that core', () => {
+    assert.deepEqual(onCore(1, 'wrk', ['-t1', 'http://x']), ['taskset', ['-c', '1', 'wrk', '-t1', 'http://x']]);
+  });
+});
