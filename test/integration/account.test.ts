@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import { tokenPattern } from '../../src/model/access.js';
 import { LineStream, type Json } from '../support/clients.js';
+import { apiCall, statusAndCode } from '../support/account-api.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** The account API (ntfy's /v1/account and /v1/users), as its web app and mobile apps call it. */
@@ -29,19 +30,10 @@ before(async () => {
 });
 after(() => s.server.close());
 
-async function call(method: string, path: string, authorization?: string, body?: unknown, headers: Record<string, string> = {}): Promise<[number, Json]> {
-  const res = await fetch(`${s.url}${path}`, {
-    method,
-    headers: { ...headers, ...(authorization && { Authorization: authorization }) },
-    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return [res.status, (await res.json()) as Json];
-}
+const call = (method: string, path: string, authorization?: string, body?: unknown, headers?: Record<string, string>): Promise<[number, Json]> =>
+  apiCall(s.url, method, path, authorization, body, headers);
 
-const code = async (p: Promise<[number, Json]>): Promise<[number, unknown]> => {
-  const [status, json] = await p;
-  return [status, status === 200 ? json : json.code];
-};
+const code = statusAndCode;
 
 describe('account API — sign-up, login, password', () => {
   it('signs up, logs in with Basic for a token, and uses the token', async () => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import type { AuthStore } from '../../src/store/auth-store.js';
 import type { Json } from '../support/clients.js';
+import { apiCall, statusAndCode } from '../support/account-api.js';
 import { LogCapture } from '../support/log.js';
 import { Scrape } from '../support/prometheus.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -56,20 +57,10 @@ after(async () => {
   peer.close();
 });
 
-async function request(method: string, path: string, authorization?: string, body?: unknown, headers: Record<string, string> = {}): Promise<[number, Json]> {
-  const res = await fetch(`${s.url}${path}`, {
-    method,
-    headers: { ...headers, ...(authorization && { Authorization: authorization }) },
-    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return [res.status, (await res.json()) as Json];
-}
+const request = (method: string, path: string, authorization?: string, body?: unknown, headers?: Record<string, string>): Promise<[number, Json]> =>
+  apiCall(s.url, method, path, authorization, body, headers);
 
-/** The status and, for an error, its ntfy code. */
-const code = async (p: Promise<[number, Json]>): Promise<[number, unknown]> => {
-  const [status, json] = await p;
-  return [status, status === 200 ? json : json.code];
-};
+const code = statusAndCode;
 
 const publish = (topic: string, body: string, headers: Record<string, string>, user?: string): Promise<[number, Json]> =>
   request('POST', `/${topic}`, user && basic(user), body, headers);
