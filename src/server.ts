@@ -33,7 +33,7 @@ import { clientAddressOf } from './transports/client.js';
 import { RejectionLog } from './transports/http/rejections.js';
 import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
-import { uws, type us_listen_socket } from './transports/http/uws.js';
+import { uws, type ListenOptions, type us_listen_socket } from './transports/http/uws.js';
 import { findRoute, webSocketGuards } from './transports/routes.js';
 import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
@@ -187,16 +187,26 @@ async function provisionOrClose(stores: Stores, auth: AuthStore, config: Config)
   }
 }
 
+/**
+ * Listens with the port to itself: uWS otherwise sets SO_REUSEPORT, and a second server
+ * started on a port in use would silently take half of its connections, each with its own
+ * cache (ntfy fails with "address already in use"; so does Tocsin).
+ */
 function listen(app: ReturnType<typeof uws.App>, host: string, port: number): Promise<us_listen_socket> {
   return new Promise((resolve, reject) => {
     const done = (socket: us_listen_socket | false): void => {
       if (socket) resolve(socket);
-      else reject(new Error(`cannot listen on ${host || '*'}:${port}`));
+      else reject(new ConfigError(`cannot listen on ${host || '*'}:${port}: the address is in use (or not this host's)`));
     };
-    if (host) app.listen(host, port, done);
-    else app.listen(port, done);
+    if (host) (app.listen.bind(app) as unknown as ListenOnHost)(host, port, exclusivePort, done);
+    else app.listen(port, exclusivePort, done);
   });
 }
+
+/** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT: its typings name the enum (ListenOptions) but export no value. */
+const exclusivePort = 1 as ListenOptions;
+/** listen(host, port, options, cb), which the binary has and the typings leave out. */
+type ListenOnHost = (host: string, port: number, options: ListenOptions, cb: (socket: us_listen_socket | false) => void) => void;
 
 function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snapshot>): void {
   // Answered errors are logged by the Exchange (ctx.rejections), rate-limited.

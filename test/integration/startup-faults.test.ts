@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, statSync, truncateSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { serveUntilExit, tempDir } from '../support/server.js';
+import { serveUntilExit, startTestServer, tempDir } from '../support/server.js';
 
 const dir = tempDir();
 
@@ -92,5 +92,17 @@ describe('startup — phone calls', () => {
       ['--twilio-account', 'AC0123456789abcdef0123456789abcdef', '--twilio-auth-token', 'secret', '--base-url', 'https://ntfy.example.com'],
       'if twilio-account is set, twilio-auth-token, twilio-phone-number, twilio-verify-service, base-url, and auth-file must also be set (missing: twilio-phone-number, twilio-verify-service, auth-file)',
     );
+  });
+});
+
+describe('startup — listen address', () => {
+  it('a port another server listens on stops the start, as ntfy\'s "address already in use"', async () => {
+    const first = await startTestServer();
+    try {
+      await assertStops(['--listen-http', `127.0.0.1:${first.port}`], `cannot listen on 127.0.0.1:${first.port}: the address is in use (or not this host's)`);
+      assert.equal((await fetch(`${first.url}/v1/health`)).status, 200, 'the first server goes on');
+    } finally {
+      await first.server.close();
+    }
   });
 });

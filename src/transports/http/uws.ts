@@ -17,4 +17,4 @@ function loadNative(): typeof UWS {
 }
 
 export const uws = loadNative();
-export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js';
+export type { HttpRequest, HttpResponse, ListenOptions, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js';
