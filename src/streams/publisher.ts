@@ -130,11 +130,9 @@ export class Publisher {
     this.options.observer?.committed(batch.length);
     let next = 0;
     const live: Outbound[] = [];
-    const unifiedPush = new Set<Outbound>();
     const events = publishes.map((p, i) => {
       const event = Outbound.of(p.message, jsons[i] as string, p.cache ? seqs[next++] : undefined);
       if (p.deliver) live.push(event);
-      if (p.unifiedPush) unifiedPush.add(event);
       return event;
     });
     live.push(...released);
@@ -145,7 +143,11 @@ export class Publisher {
     this.published += publishes.length;
     for (const r of releases) r.resolve();
     const forward = this.options.forward;
-    if (forward) for (const event of live) forward(event, unifiedPush.has(event));
+    if (forward) {
+      // In the order they went live: the delivered publishes, then the released messages.
+      publishes.forEach((p, i) => p.deliver && forward(events[i] as Outbound, p.unifiedPush === true));
+      for (const event of released) forward(event, false);
+    }
     // A replaced message's job would find nothing to deliver; dropping it keeps the job store small.
     if (replaced.length > 0) this.schedule.cancel(replaced).catch(this.options.onCancelError);
   }

@@ -24,7 +24,7 @@ export interface WebFile {
   immutable: boolean;
 }
 
-/** Vite (and so ntfy's build) names assets `name-XXXXXXXX.ext` with an 8-character base64url hash. */
+/** Vite (and so ntfy's build) names assets `name-<hash>.ext`, the hash 8 base64url characters (e.g. `index-CRs8Ch4V.js`). */
 const hashedName = /[-.][A-Za-z0-9_-]{8}\.[A-Za-z0-9]+$/;
 const compressedForm = /\.(gz|br)$/;
 
