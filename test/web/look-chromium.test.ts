@@ -60,6 +60,8 @@ describe('web app in Chromium — light and dark', { skip: noChromium }, () => {
     assert.equal(await background(page), 'rgb(245, 246, 248)');
     if (screenshots) await page.screenshot({ path: join(screenshots, 'app-light.png') });
     await page.getByRole('button', { name: 'Dark mode' }).click();
+    // The toggle sets data-theme in an effect, which Preact runs after the next paint.
+    await page.locator('html[data-theme=dark]').waitFor({ state: 'attached' });
     assert.equal(await background(page), 'rgb(18, 20, 23)');
     await page.reload();
     await page.locator('.card').nth(2).waitFor();
