@@ -7,7 +7,7 @@ import type { MessageCache } from '../../src/store/message-cache.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { ThreadedSqliteCache } from '../support/sqlite-cache-thread.js';
 import { tempDir } from '../support/server.js';
-import { entry, message, now } from './contracts/cache-messages.js';
+import { entry, ids, message, now } from './contracts/cache-messages.js';
 import type { Open } from './contracts/instances.js';
 import { describeMessageCache } from './contracts/message-cache.contract.js';
 
@@ -55,6 +55,35 @@ describe('cache schema', () => {
     after(() => store.close());
     const replacement = message('mig', { time: now + 90, sequence_id: 'beat' });
     assert.deepEqual((await store.cache.add([entry(replacement, false)])).replaced, [old.id]);
+  });
+
+  it('migrates a version 2 file: the id loses its UNIQUE index, messages, since=<id> and the seq counter stay', async () => {
+    const file = join(tempDir(), 'v2-unique.db');
+    const v2 = new Database(file);
+    v2.exec(`
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
+        time INTEGER NOT NULL, expires INTEGER NOT NULL, published INTEGER NOT NULL, json TEXT NOT NULL, sequence_id TEXT);
+      CREATE INDEX idx_messages_topic_time ON messages (topic, time, seq);
+      CREATE INDEX idx_messages_expires ON messages (expires);
+      CREATE TABLE stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_version VALUES (1, 2);`);
+    const [first, second, dropped] = [message('v2'), message('v2'), message('v2')];
+    const insert = v2.prepare('INSERT INTO messages (id, topic, time, expires, published, json) VALUES (?, ?, ?, ?, 1, ?)');
+    for (const m of [first, second, dropped]) insert.run(m.id, m.topic, m.time, m.expires, messageJson(m));
+    v2.prepare('DELETE FROM messages WHERE id = ?').run(dropped.id);
+    v2.close();
+    const store = openSqliteStore(file);
+    after(() => store.close());
+    assert.deepEqual(await ids(store.cache, 'v2', { kind: 'id', id: first.id }), [second.id]);
+    const next = message('v2');
+    assert.deepEqual((await store.cache.add([entry(next)])).seqs, [4], 'the seq of the message deleted before is not handed out again');
+    await assert.rejects(store.cache.add([entry(second)]), /already holds a message with id/);
+    const db = new Database(file, { readonly: true });
+    after(() => db.close());
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' ORDER BY name").pluck().all();
+    assert.deepEqual(indexes, ['idx_messages_expires', 'idx_messages_topic_time', 'idx_messages_waiting_sid']);
+    assert.equal(db.prepare('SELECT version FROM schema_version').pluck().get(), 3);
   });
 
   it('a file whose total was saved whole keeps it: additions add to it', async () => {

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { MessageIds } from './message-ids.js';
 import { openCacheSchema } from './schema.js';
 import { writeFailure } from './write-error.js';
 
@@ -20,53 +21,68 @@ const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_de
  * The embedded message cache on the store's SQLite database. better-sqlite3 is
  * synchronous, so a batch is one transaction nothing else in this process interleaves
  * with; the async port lets a networked store take its place. Another connection to the
- * file (a second instance) is waited for at SQLite's write lock (busy_timeout): each
- * transaction here begins with its write, so it never holds a read snapshot while it
- * waits, which would make SQLite fail at once instead.
+ * file (a second instance) is waited for at SQLite's write lock (busy_timeout): each write
+ * transaction is IMMEDIATE, taking the lock before it reads anything (the id index's catch-up
+ * reads first), since one holding a read snapshot while it waits would make SQLite fail at once.
  */
 export class SqliteMessageCache implements MessageCache {
   private readonly insert: Database.Statement;
-  private readonly insertBatch: (entries: readonly CacheEntry[]) => Added;
-  private readonly importBatch: (entries: readonly CacheEntry[]) => number;
-  private readonly releaseBatch: (ids: readonly string[]) => Outbound[];
+  private readonly insertBatch: Database.Transaction<(entries: readonly CacheEntry[]) => Added>;
+  private readonly importBatch: Database.Transaction<(entries: readonly CacheEntry[]) => number>;
+  private readonly releaseBatch: Database.Transaction<(ids: readonly string[]) => Outbound[]>;
   private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
-  private readonly seqOfId: Database.Statement;
+  private readonly ids: MessageIds;
   private readonly expire: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     openCacheSchema(db);
+    const ids = new MessageIds(db);
+    this.ids = ids;
     this.insert = db.prepare(
       'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id').pluck();
+    /** Inserts a row (the INSERT's columns, in order) and indexes its id. */
+    const store = (...row: [id: string, topic: string, time: number, expires: number, published: 0 | 1, json: string, sid: string | null]): number => {
+      const seq = Number(this.insert.run(...row).lastInsertRowid);
+      ids.added(row[0], seq);
+      return seq;
+    };
+    const storeEntry = ({ message: m, json, published }: CacheEntry): number => store(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null);
+    const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id, seq').raw(true);
     this.insertBatch = db.transaction((entries: readonly CacheEntry[]) => {
+      ids.sync();
       const replaced: string[] = [];
-      const seqs = entries.map(({ message: m, json, published }) => {
-        const sid = m.sequence_id ?? null;
-        if (sid !== null && replacing.has(m.event)) replaced.push(...(deleteWaiting.all(m.topic, sid) as string[]));
-        return Number(this.insert.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, sid).lastInsertRowid);
+      const seqs = entries.map((entry) => {
+        const m = entry.message;
+        if (ids.seqOf(m.id) !== undefined) throw new Error(`the cache already holds a message with id ${m.id}`);
+        if (m.sequence_id !== undefined && replacing.has(m.event)) {
+          for (const [id, seq] of deleteWaiting.all(m.topic, m.sequence_id) as [string, number][]) {
+            ids.removed(id, seq);
+            replaced.push(id);
+          }
+        }
+        return storeEntry(entry);
       });
       return { seqs, replaced };
     });
-    const insertAbsent = db.prepare(
-      'INSERT OR IGNORE INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.importBatch = db.transaction((entries: readonly CacheEntry[]) =>
-      entries.reduce((added, { message: m, json, published }) =>
-        added + insertAbsent.run(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null).changes, 0),
-    );
+    this.importBatch = db.transaction((entries: readonly CacheEntry[]) => {
+      ids.sync();
+      return entries.filter((entry) => ids.seqOf(entry.message.id) === undefined && storeEntry(entry)).length;
+    });
     // Re-inserting takes a fresh seq: the message is delivered now, after messages
     // committed while it waited, and since=<id> must see it after those.
-    const takeWaiting = db.prepare('DELETE FROM messages WHERE id = ? AND published = 0 RETURNING id, topic, time, expires, json').raw(true);
-    this.releaseBatch = db.transaction((ids: readonly string[]) =>
-      ids.flatMap((id) => {
-        const row = takeWaiting.get(id) as [string, string, number, number, string] | undefined;
-        if (!row) return [];
-        const [, topic, time, expires, json] = row;
-        const seq = Number(this.insert.run(id, topic, time, expires, 1, json, null).lastInsertRowid);
-        return [Outbound.stored(json, seq)];
-      }),
-    );
+    const takeWaiting = db.prepare('DELETE FROM messages WHERE seq = ? AND published = 0 RETURNING topic, time, expires, json').raw(true);
+    this.releaseBatch = db.transaction((released: readonly string[]) => {
+      ids.sync();
+      return released.flatMap((id) => {
+        const waiting = ids.seqOf(id);
+        const row = waiting === undefined ? undefined : (takeWaiting.get(waiting) as [string, number, number, string] | undefined);
+        if (waiting === undefined || !row) return [];
+        ids.removed(id, waiting);
+        const [topic, time, expires, json] = row;
+        return [Outbound.stored(json, store(id, topic, time, expires, 1, json, null))];
+      });
+    });
     const select = (where: string, order = newestFirst): Database.Statement =>
       this.db.prepare(`SELECT ${columns} FROM messages WHERE topic = ? AND expires > ? AND ${where} ${order}`).raw(true);
     this.queries = {
@@ -78,13 +94,12 @@ export class SqliteMessageCache implements MessageCache {
       afterSeqScheduled: select('(seq > ? OR published = 0)'),
       latest: select('published = 1', `${newestFirst} LIMIT 1`),
     };
-    this.seqOfId = db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
-    this.expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1');
+    this.expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, seq').raw(true);
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
     try {
-      return this.insertBatch(entries);
+      return this.ids.writing(() => this.insertBatch.immediate(entries));
     } catch (err) {
       throw writeFailure(err);
     }
@@ -92,7 +107,7 @@ export class SqliteMessageCache implements MessageCache {
 
   async release(ids: readonly string[]): Promise<Outbound[]> {
     try {
-      return this.releaseBatch(ids);
+      return this.ids.writing(() => this.releaseBatch.immediate(ids));
     } catch (err) {
       throw writeFailure(err);
     }
@@ -126,7 +141,7 @@ export class SqliteMessageCache implements MessageCache {
       case 'time':
         return (scheduled ? s.timeScheduled : s.time).iterate(topic, now, since.time) as IterableIterator<Row>;
       case 'id': {
-        const seq = this.seqOfId.get(since.id) as number | undefined;
+        const seq = this.ids.seqOf(since.id);
         if (seq !== undefined) return (scheduled ? s.afterSeqScheduled : s.afterSeq).iterate(topic, now, seq) as IterableIterator<Row>;
         return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
       }
@@ -136,12 +151,19 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async prune(nowSeconds: number): Promise<number> {
-    return this.expire.run(nowSeconds).changes;
+    const expired = this.expire.all(nowSeconds) as [string, number][];
+    for (const [id, seq] of expired) this.ids.removed(id, seq);
+    return expired.length;
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {
-    const drop = this.db.prepare("UPDATE messages SET json = json_remove(json, '$.attachment') WHERE id = ?");
-    this.db.transaction(() => ids.forEach((id) => drop.run(id)))();
+    const drop = this.db.prepare("UPDATE messages SET json = json_remove(json, '$.attachment') WHERE seq = ?");
+    this.db.transaction(() =>
+      ids.forEach((id) => {
+        const seq = this.ids.seqOf(id);
+        if (seq !== undefined) drop.run(seq);
+      }),
+    )();
   }
 
   async topics(): Promise<Set<string>> {
@@ -181,7 +203,7 @@ export class SqliteMessageCache implements MessageCache {
 
   async import(entries: readonly CacheEntry[]): Promise<number> {
     try {
-      return this.importBatch(entries);
+      return this.ids.writing(() => this.importBatch.immediate(entries));
     } catch (err) {
       throw writeFailure(err);
     }

@@ -3,23 +3,28 @@ import type Database from 'better-sqlite3';
 /**
  * The cache schema. `seq` is the commit order (ntfy's rowid); `json` holds the message
  * exactly as delivered, so a replay writes stored bytes instead of re-encoding them.
- * The columns beside it are only the ones the queries select on.
+ * The columns beside it are only the ones the queries select on. The id has no index:
+ * the cache finds ids through an index of its own in memory (message-ids.ts).
  */
-const schemaVersion = 2;
+const schemaVersion = 3;
 
-const createSchema = `
-  CREATE TABLE IF NOT EXISTS messages (
+const messagesTable = (name: string): string => `
+  CREATE TABLE IF NOT EXISTS ${name} (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
+    id TEXT NOT NULL,
     topic TEXT NOT NULL,
     time INTEGER NOT NULL,
     expires INTEGER NOT NULL,
     published INTEGER NOT NULL,
     json TEXT NOT NULL,
     sequence_id TEXT
-  );
+  );`;
+
+const messagesIndexes = `
   CREATE INDEX IF NOT EXISTS idx_messages_topic_time ON messages (topic, time, seq);
-  CREATE INDEX IF NOT EXISTS idx_messages_expires ON messages (expires);
+  CREATE INDEX IF NOT EXISTS idx_messages_expires ON messages (expires);`;
+
+const createSchema = `${messagesTable('messages')}${messagesIndexes}
   CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
 `;
@@ -35,6 +40,15 @@ const migrations: readonly string[] = [
   `ALTER TABLE messages ADD COLUMN sequence_id TEXT;
    UPDATE messages SET sequence_id = json_extract(json, '$.sequence_id') WHERE published = 0;
    DROP INDEX IF EXISTS idx_messages_due;`,
+  // 2 → 3: the id's UNIQUE index goes (SQLite drops one only with its table). The copy
+  // keeps AUTOINCREMENT's counter, so seqs of deleted messages are not handed out again.
+  `${messagesTable('messages_v3')}
+   INSERT INTO messages_v3 SELECT seq, id, topic, time, expires, published, json, sequence_id FROM messages;
+   DELETE FROM sqlite_sequence WHERE name = 'messages_v3';
+   INSERT INTO sqlite_sequence (name, seq) SELECT 'messages_v3', seq FROM sqlite_sequence WHERE name = 'messages';
+   DROP TABLE messages;
+   ALTER TABLE messages_v3 RENAME TO messages;
+   ${messagesIndexes}`,
 ];
 
 export function openCacheSchema(db: Database.Database): void {

@@ -31,6 +31,8 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       await assert.rejects(cache.add([entry(fresh), entry(held)]), 'an id already held fails the batch');
       assert.deepEqual(await ids(cache, 'atomic', { kind: 'all' }), [held.id]);
       assert.equal(await cache.count(), 1);
+      await cache.add([entry(fresh)]);
+      assert.deepEqual(await ids(cache, 'atomic', { kind: 'id', id: held.id }), [fresh.id], 'the failed batch left no trace of its ids');
     });
 
     it('replay honours since: all, latest, none, time and id (unknown id means all)', async () => {
