@@ -2,17 +2,17 @@ import type Database from 'better-sqlite3';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
-import { MessageIds } from './message-ids.js';
+import { MemoryIndexes } from './memory-indexes.js';
 import { openCacheSchema } from './schema.js';
 import { writeFailure } from './write-error.js';
 
 /** `[seq, json]`: rows come back as arrays, cheaper than objects for better-sqlite3 to build. */
 type Row = [number, string];
 
-const columns = 'seq, json';
+const columns = 'm.seq, m.json';
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
-const newestFirst = 'ORDER BY time DESC, seq DESC';
+const newestFirst = 'ORDER BY t.time DESC, t.seq DESC';
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
@@ -31,33 +31,33 @@ export class SqliteMessageCache implements MessageCache {
   private readonly importBatch: Database.Transaction<(entries: readonly CacheEntry[]) => number>;
   private readonly releaseBatch: Database.Transaction<(ids: readonly string[]) => Outbound[]>;
   private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
-  private readonly ids: MessageIds;
-  private readonly expire: Database.Statement;
+  private readonly indexes: MemoryIndexes;
+  private readonly pruneBatch: Database.Transaction<(nowSeconds: number) => number>;
 
   constructor(private readonly db: Database.Database) {
     openCacheSchema(db);
-    const ids = new MessageIds(db);
-    this.ids = ids;
+    const indexes = new MemoryIndexes(db);
+    this.indexes = indexes;
     this.insert = db.prepare(
       'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     /** Inserts a row (the INSERT's columns, in order) and indexes its id. */
     const store = (...row: [id: string, topic: string, time: number, expires: number, published: 0 | 1, json: string, sid: string | null]): number => {
       const seq = Number(this.insert.run(...row).lastInsertRowid);
-      ids.added(row[0], seq);
+      indexes.added({ id: row[0], topic: row[1], time: row[2], seq });
       return seq;
     };
     const storeEntry = ({ message: m, json, published }: CacheEntry): number => store(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null);
-    const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id, seq').raw(true);
+    const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id, time, seq').raw(true);
     this.insertBatch = db.transaction((entries: readonly CacheEntry[]) => {
-      ids.sync();
+      indexes.sync();
       const replaced: string[] = [];
       const seqs = entries.map((entry) => {
         const m = entry.message;
-        if (ids.seqOf(m.id) !== undefined) throw new Error(`the cache already holds a message with id ${m.id}`);
+        if (indexes.seqOf(m.id) !== undefined) throw new Error(`the cache already holds a message with id ${m.id}`);
         if (m.sequence_id !== undefined && replacing.has(m.event)) {
-          for (const [id, seq] of deleteWaiting.all(m.topic, m.sequence_id) as [string, number][]) {
-            ids.removed(id, seq);
+          for (const [id, time, seq] of deleteWaiting.all(m.topic, m.sequence_id) as [string, number, number][]) {
+            indexes.removed({ id, topic: m.topic, time, seq });
             replaced.push(id);
           }
         }
@@ -66,40 +66,47 @@ export class SqliteMessageCache implements MessageCache {
       return { seqs, replaced };
     });
     this.importBatch = db.transaction((entries: readonly CacheEntry[]) => {
-      ids.sync();
-      return entries.filter((entry) => ids.seqOf(entry.message.id) === undefined && storeEntry(entry)).length;
+      indexes.sync();
+      return entries.filter((entry) => indexes.seqOf(entry.message.id) === undefined && storeEntry(entry)).length;
     });
     // Re-inserting takes a fresh seq: the message is delivered now, after messages
     // committed while it waited, and since=<id> must see it after those.
     const takeWaiting = db.prepare('DELETE FROM messages WHERE seq = ? AND published = 0 RETURNING topic, time, expires, json').raw(true);
     this.releaseBatch = db.transaction((released: readonly string[]) => {
-      ids.sync();
+      indexes.sync();
       return released.flatMap((id) => {
-        const waiting = ids.seqOf(id);
+        const waiting = indexes.seqOf(id);
         const row = waiting === undefined ? undefined : (takeWaiting.get(waiting) as [string, number, number, string] | undefined);
         if (waiting === undefined || !row) return [];
-        ids.removed(id, waiting);
         const [topic, time, expires, json] = row;
+        indexes.removed({ id, topic, time, seq: waiting });
         return [Outbound.stored(json, store(id, topic, time, expires, 1, json, null))];
       });
     });
     const select = (where: string, order = newestFirst): Database.Statement =>
-      this.db.prepare(`SELECT ${columns} FROM messages WHERE topic = ? AND expires > ? AND ${where} ${order}`).raw(true);
+      this.db
+        .prepare(`SELECT ${columns} FROM memory.topic_index t JOIN messages m ON m.seq = t.seq WHERE t.topic = ? AND m.expires > ? AND ${where} ${order}`)
+        .raw(true);
     this.queries = {
       all: select('published = 1'),
       allScheduled: select('1'),
-      time: select('published = 1 AND time >= ?'),
-      timeScheduled: select('time >= ?'),
-      afterSeq: select('published = 1 AND seq > ?'),
-      afterSeqScheduled: select('(seq > ? OR published = 0)'),
+      time: select('published = 1 AND t.time >= ?'),
+      timeScheduled: select('t.time >= ?'),
+      afterSeq: select('published = 1 AND t.seq > ?'),
+      afterSeqScheduled: select('(t.seq > ? OR published = 0)'),
       latest: select('published = 1', `${newestFirst} LIMIT 1`),
     };
-    this.expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, seq').raw(true);
+    const expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, topic, time, seq').raw(true);
+    this.pruneBatch = db.transaction((now: number) => {
+      const expired = expire.all(now) as [string, string, number, number][];
+      for (const [id, topic, time, seq] of expired) indexes.removed({ id, topic, time, seq });
+      return expired.length;
+    });
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
     try {
-      return this.ids.writing(() => this.insertBatch.immediate(entries));
+      return this.indexes.writing(() => this.insertBatch.immediate(entries));
     } catch (err) {
       throw writeFailure(err);
     }
@@ -107,13 +114,14 @@ export class SqliteMessageCache implements MessageCache {
 
   async release(ids: readonly string[]): Promise<Outbound[]> {
     try {
-      return this.ids.writing(() => this.releaseBatch.immediate(ids));
+      return this.indexes.writing(() => this.releaseBatch.immediate(ids));
     } catch (err) {
       throw writeFailure(err);
     }
   }
 
   async replay(q: ReplayQuery): Promise<Replay> {
+    this.indexes.sync();
     const rows = this.rows(q, Math.floor(Date.now() / 1000));
     const messages: Outbound[] = [];
     let bytes = 0;
@@ -141,7 +149,7 @@ export class SqliteMessageCache implements MessageCache {
       case 'time':
         return (scheduled ? s.timeScheduled : s.time).iterate(topic, now, since.time) as IterableIterator<Row>;
       case 'id': {
-        const seq = this.ids.seqOf(since.id);
+        const seq = this.indexes.seqOf(since.id);
         if (seq !== undefined) return (scheduled ? s.afterSeqScheduled : s.afterSeq).iterate(topic, now, seq) as IterableIterator<Row>;
         return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
       }
@@ -151,24 +159,21 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async prune(nowSeconds: number): Promise<number> {
-    const expired = this.expire.all(nowSeconds) as [string, number][];
-    for (const [id, seq] of expired) this.ids.removed(id, seq);
-    return expired.length;
+    return this.indexes.writing(() => this.pruneBatch.immediate(nowSeconds));
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {
     const drop = this.db.prepare("UPDATE messages SET json = json_remove(json, '$.attachment') WHERE seq = ?");
     this.db.transaction(() =>
       ids.forEach((id) => {
-        const seq = this.ids.seqOf(id);
+        const seq = this.indexes.seqOf(id);
         if (seq !== undefined) drop.run(seq);
       }),
     )();
   }
 
   async topics(): Promise<Set<string>> {
-    const names = this.db.prepare('SELECT DISTINCT topic FROM messages').pluck().all() as string[];
-    return new Set(names);
+    return new Set(this.indexes.topics());
   }
 
   async count(): Promise<number> {
@@ -203,7 +208,7 @@ export class SqliteMessageCache implements MessageCache {
 
   async import(entries: readonly CacheEntry[]): Promise<number> {
     try {
-      return this.ids.writing(() => this.importBatch.immediate(entries));
+      return this.indexes.writing(() => this.importBatch.immediate(entries));
     } catch (err) {
       throw writeFailure(err);
     }

@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 /**
  * The cache schema. `seq` is the commit order (ntfy's rowid); `json` holds the message
  * exactly as delivered, so a replay writes stored bytes instead of re-encoding them.
- * The columns beside it are only the ones the queries select on. The id has no index:
- * the cache finds ids through an index of its own in memory (message-ids.ts).
+ * The columns beside it are only the ones the queries select on. Ids and topics have no
+ * index in the file: the cache keeps theirs in memory (memory-indexes.ts).
  */
 const schemaVersion = 3;
 
@@ -21,7 +21,6 @@ const messagesTable = (name: string): string => `
   );`;
 
 const messagesIndexes = `
-  CREATE INDEX IF NOT EXISTS idx_messages_topic_time ON messages (topic, time, seq);
   CREATE INDEX IF NOT EXISTS idx_messages_expires ON messages (expires);`;
 
 const createSchema = `${messagesTable('messages')}${messagesIndexes}
@@ -40,8 +39,9 @@ const migrations: readonly string[] = [
   `ALTER TABLE messages ADD COLUMN sequence_id TEXT;
    UPDATE messages SET sequence_id = json_extract(json, '$.sequence_id') WHERE published = 0;
    DROP INDEX IF EXISTS idx_messages_due;`,
-  // 2 → 3: the id's UNIQUE index goes (SQLite drops one only with its table). The copy
-  // keeps AUTOINCREMENT's counter, so seqs of deleted messages are not handed out again.
+  // 2 → 3: the id's UNIQUE index and the topic's index go (SQLite drops a UNIQUE one only
+  // with its table). The copy keeps AUTOINCREMENT's counter, so seqs of deleted messages
+  // are not handed out again.
   `${messagesTable('messages_v3')}
    INSERT INTO messages_v3 SELECT seq, id, topic, time, expires, published, json, sequence_id FROM messages;
    DELETE FROM sqlite_sequence WHERE name = 'messages_v3';
