@@ -2,16 +2,12 @@ import type Database from 'better-sqlite3';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { ReplayReader } from './replay-reader.js';
 import { openCacheSchema } from './schema.js';
 import { writeFailure } from './write-error.js';
 
-/** `[seq, json]`: rows come back as arrays, cheaper than objects for better-sqlite3 to build. */
-type Row = [number, string];
-
-const columns = 'seq, json';
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
-const newestFirst = 'ORDER BY time DESC, seq DESC';
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
@@ -29,8 +25,7 @@ export class SqliteMessageCache implements MessageCache {
   private readonly insertBatch: (entries: readonly CacheEntry[]) => Added;
   private readonly importBatch: (entries: readonly CacheEntry[]) => number;
   private readonly releaseBatch: (ids: readonly string[]) => Outbound[];
-  private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
-  private readonly seqOfId: Database.Statement;
+  private readonly replays: ReplayReader;
   private readonly expire: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
@@ -67,18 +62,7 @@ export class SqliteMessageCache implements MessageCache {
         return [Outbound.stored(json, seq)];
       }),
     );
-    const select = (where: string, order = newestFirst): Database.Statement =>
-      this.db.prepare(`SELECT ${columns} FROM messages WHERE topic = ? AND expires > ? AND ${where} ${order}`).raw(true);
-    this.queries = {
-      all: select('published = 1'),
-      allScheduled: select('1'),
-      time: select('published = 1 AND time >= ?'),
-      timeScheduled: select('time >= ?'),
-      afterSeq: select('published = 1 AND seq > ?'),
-      afterSeqScheduled: select('(seq > ? OR published = 0)'),
-      latest: select('published = 1', `${newestFirst} LIMIT 1`),
-    };
-    this.seqOfId = db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
+    this.replays = new ReplayReader(db);
     this.expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1');
   }
 
@@ -99,40 +83,12 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async replay(q: ReplayQuery): Promise<Replay> {
-    const rows = this.rows(q, Math.floor(Date.now() / 1000));
-    const messages: Outbound[] = [];
-    let bytes = 0;
-    let truncated = false;
-    for (const row of rows) {
-      bytes += Buffer.byteLength(row[1]);
-      if (bytes > q.maxBytes) {
-        truncated = true;
-        break;
-      }
-      messages.push(toOutbound(row));
-    }
-    return { messages: messages.reverse(), truncated };
+    return this.replays.read(q);
   }
 
-  /** Newest first, lazily, so a capped replay stops reading at the cap. */
-  private rows(q: ReplayQuery, now: number): IterableIterator<Row> {
-    const { topic, since, scheduled } = q;
-    const s = this.queries;
-    switch (since.kind) {
-      case 'none':
-        return [][Symbol.iterator]();
-      case 'latest':
-        return s.latest.iterate(topic, now) as IterableIterator<Row>;
-      case 'time':
-        return (scheduled ? s.timeScheduled : s.time).iterate(topic, now, since.time) as IterableIterator<Row>;
-      case 'id': {
-        const seq = this.seqOfId.get(since.id) as number | undefined;
-        if (seq !== undefined) return (scheduled ? s.afterSeqScheduled : s.afterSeq).iterate(topic, now, seq) as IterableIterator<Row>;
-        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
-      }
-      case 'all':
-        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
-    }
+  /** The seq of the newest commit in the file (0 when none), where this process's live feed starts. */
+  newestSeq(): number {
+    return this.db.prepare('SELECT IFNULL(MAX(seq), 0) FROM messages').pluck().get() as number;
   }
 
   async prune(nowSeconds: number): Promise<number> {
@@ -194,8 +150,4 @@ export class SqliteMessageCache implements MessageCache {
   private imported(): number {
     return (this.db.prepare('SELECT value FROM stats WHERE key = ?').pluck().get(importedStats) as number | undefined) ?? 0;
   }
-}
-
-function toOutbound([seq, json]: Row): Outbound {
-  return Outbound.stored(json, seq);
 }
