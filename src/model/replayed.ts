@@ -9,25 +9,22 @@ import { Outbound } from './outbound.js';
 export class Replayed {
   private constructor(
     readonly json: readonly string[],
+    /** The JSON's UTF-8 bytes: what the subscriber's bandwidth pays for the replay. */
+    readonly bytes: number,
     private parsed: readonly Outbound[] | undefined,
   ) {}
 
-  static ofJson(json: readonly string[]): Replayed {
-    return new Replayed(json, undefined);
+  /** `bytes`: of `json`, as the cache counted them. */
+  static ofJson(json: readonly string[], bytes: number): Replayed {
+    return new Replayed(json, bytes, undefined);
   }
 
   static ofEvents(events: readonly Outbound[]): Replayed {
-    return new Replayed(events.map((e) => e.json), events);
+    const json = events.map((e) => e.json);
+    return new Replayed(json, json.reduce((sum, j) => sum + Buffer.byteLength(j), 0), events);
   }
 
   get events(): readonly Outbound[] {
     return (this.parsed ??= this.json.map((json) => Outbound.stored(json)));
-  }
-
-  /** The JSON's UTF-8 bytes: what the subscriber's bandwidth pays for the replay. */
-  bytes(): number {
-    let sum = 0;
-    for (const json of this.json) sum += Buffer.byteLength(json);
-    return sum;
   }
 }

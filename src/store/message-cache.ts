@@ -31,6 +31,8 @@ export interface Replay {
    * an object per message cost it more than reading them.
    */
   json: string[];
+  /** Their UTF-8 bytes in all (counted for the cap anyway; the subscriber's bandwidth pays them). */
+  bytes: number;
   /** True when older messages were left out to respect maxBytes. */
   truncated: boolean;
   /** Ids of the replayed messages committed after `livePosition`; empty without one. */

@@ -61,7 +61,7 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
     const merged = mergeByTime(replays);
     const replay = isEmptyFilter(req.filter) ? merged : Replayed.ofEvents(merged.events.filter((e) => passes(req.filter, e)));
     const truncated = replays.some((r) => r.truncated);
-    const replayBytes = replay.bytes();
+    const replayBytes = replay.bytes;
     if (!live) return { truncated, replayBytes, replay, live$: EMPTY, cancel: () => undefined };
     const maybeLive = new Set(replays.flatMap((r) => r.maybeLive));
     const live$ = live.observable.pipe(skipReplayed(maybeLive), matchFilter(req.filter));
@@ -74,7 +74,8 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
 
 /** The spec's replay order across topics: by time; each topic keeps its own order. */
 function mergeByTime(replays: Replay[]): Replayed {
-  if (replays.length === 1) return Replayed.ofJson(replays[0]?.json ?? []);
+  const [only] = replays;
+  if (only && replays.length === 1) return Replayed.ofJson(only.json, only.bytes);
   const events = replays.flatMap((r) => r.json.map((json) => Outbound.stored(json)));
   return Replayed.ofEvents(events.sort((a, b) => a.head.time - b.head.time));
 }

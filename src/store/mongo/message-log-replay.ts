@@ -33,7 +33,7 @@ export class LogReplay {
 
   async replay(q: ReplayQuery): Promise<Replay> {
     const { topic, since } = q;
-    if (since.kind === 'none') return { json: [], truncated: false, maybeLive: [] };
+    if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
     const now = Math.floor(Date.now() / 1000);
     const after = since.kind === 'id' ? await this.positionOf(since.id) : undefined;
     const fromTime = since.kind === 'time' ? since.time : -Infinity;
@@ -47,8 +47,10 @@ export class LogReplay {
     const { kept, truncated } = newestWithin(messages, q.maxBytes);
     const dropped = await this.dropped.among(kept.filter((m) => m.attachment).map((m) => m.id));
     const live = q.livePosition;
+    const json = kept.map((m) => (dropped.has(m.id) ? withoutAttachment(m.json) : m.json));
     return {
-      json: kept.map((m) => (dropped.has(m.id) ? withoutAttachment(m.json) : m.json)),
+      json,
+      bytes: json.reduce((sum, j) => sum + Buffer.byteLength(j), 0),
       truncated,
       maybeLive: live === undefined ? [] : kept.filter((m) => m.pos > live).map((m) => m.id),
     };

@@ -55,18 +55,18 @@ export class ReplayReader {
 
   private replay(q: ReplayQuery): Replay {
     const { since, scheduled } = q;
-    if (since.kind === 'none') return { json: [], truncated: false, maybeLive: [] };
+    if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
     const seq = since.kind === 'id' ? (this.seqOfId.get(since.id) as number | undefined) : undefined;
     const selection: Selection = since.kind === 'time' ? 'time' : seq !== undefined ? 'afterSeq' : 'all';
     const params = { topic: q.topic, now: Math.floor(Date.now() / 1000), since: since.kind === 'time' ? since.time : (seq ?? 0) };
     const statement = this.pages[scheduled && since.kind !== 'latest' ? (`${selection}Scheduled` as const) : selection];
-    const { json, truncated } = this.newestWithin(statement, params, q.maxBytes, since.kind === 'latest');
+    const { json, bytes, truncated } = this.newestWithin(statement, params, q.maxBytes, since.kind === 'latest');
     json.reverse();
-    return { json, truncated, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, q.livePosition, json) };
+    return { json, bytes, truncated, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, q.livePosition, json) };
   }
 
   /** The newest rows whose JSON fits `maxBytes`, newest first (`single`: the newest row only). */
-  private newestWithin(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): { json: string[]; truncated: boolean } {
+  private newestWithin(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive'> {
     const json: string[] = [];
     let bytes = 0;
     let key = start;
@@ -74,12 +74,13 @@ export class ReplayReader {
     for (;;) {
       const page = statement.all({ ...params, ...key, limit }) as string[];
       for (const row of page) {
-        bytes += Buffer.byteLength(row);
-        if (bytes > maxBytes) return { json, truncated: true };
+        const size = Buffer.byteLength(row);
+        if (bytes + size > maxBytes) return { json, bytes, truncated: true };
+        bytes += size;
         json.push(row);
       }
       const last = page[page.length - 1];
-      if (single || page.length < limit || last === undefined) return { json, truncated: false };
+      if (single || page.length < limit || last === undefined) return { json, bytes, truncated: false };
       key = this.keyOfId.get((JSON.parse(last) as { id: string }).id) as Key;
       // Enough rows of the size seen so far to reach the cap, and one more to know it was reached.
       limit = Math.max(firstPage, Math.ceil(((maxBytes - bytes) * json.length) / bytes) + 1);

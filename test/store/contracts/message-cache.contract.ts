@@ -88,6 +88,7 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       const size = Buffer.byteLength(messageJson(all[0] as Message));
       const replay = await cache.replay({ topic: 'cap', since: { kind: 'all' }, scheduled: false, maxBytes: size * 3 + 1 });
       assert.equal(replay.truncated, true);
+      assert.equal(replay.bytes, size * 3);
       assert.deepEqual(replay.json.map(idOf), all.slice(-3).map((m) => m.id));
       assert.equal(replay.json[0], messageJson(all[7] as Message));
     });
@@ -198,12 +199,13 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(await cache.loadStats(), 50);
     });
 
-    it('replayed messages are the stored JSON', async () => {
+    it('replayed messages are the stored JSON, counted in UTF-8 bytes', async () => {
       const cache = await create();
-      const m = message('f', { title: 'T', priority: 4, tags: ['a', 'b'] });
+      const m = message('f', { title: 'Tür', priority: 4, tags: ['a', 'b'], message: 'Glocke 🔔' });
       await cache.add([entry(m)]);
       const replay = await cache.replay({ topic: 'f', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 });
-      assert.deepEqual(replay, { json: [messageJson(m)], truncated: false, maybeLive: [] });
+      const json = messageJson(m);
+      assert.deepEqual(replay, { json: [json], bytes: json.length + 3, truncated: false, maybeLive: [] }, 'ü takes 2 bytes, 🔔 4 (2 UTF-16 units)');
     });
 
     describeSharedMessageCache(opened, options);
