@@ -189,6 +189,7 @@ export class Subscriber {
     if (this.done || !opened) return; // the client left while it opened
     if (params.poll) {
       connection.poll(opened);
+      this.subscription = undefined; // a poll's replay is written: let go of its messages
       return this.close();
     }
     this.gate.ctx.connections.add(this.shutdown);
