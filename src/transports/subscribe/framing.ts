@@ -33,12 +33,19 @@ export const contentTypes: Record<StreamFormat, string> = {
 };
 
 /**
- * A replay's frames as one text, written at once (uWS encodes a poll's answer from it
- * directly). JSON lines are joined from the stored JSON: a frame per message and their
- * concatenation took 4 of the ~26 ms a 10,000-message poll cost the server. The other
- * formats read each message's event first.
+ * A replay's frames as one buffer, written at once. JSON lines are written straight from
+ * the stored JSON into a buffer of the size the cache counted: a frame per message and
+ * their concatenation took 4 of the ~26 ms a 10,000-message poll cost the server, and
+ * joining them into one string for uWS to encode ~4 ms, this ~1.7. The other formats read
+ * each message's event first.
  */
-export function replayText(format: StreamFormat, replay: Replayed): string {
-  if (format === 'json') return replay.json.length === 0 ? '' : `${replay.json.join('\n')}\n`;
-  return replay.events.map(texts[format]).join('');
+export function replayBlock(format: StreamFormat, replay: Replayed): Buffer {
+  if (format !== 'json') return Buffer.from(replay.events.map(texts[format]).join(''));
+  const block = Buffer.allocUnsafe(replay.bytes + replay.json.length);
+  let at = 0;
+  for (const json of replay.json) {
+    at += block.write(json, at);
+    block[at++] = 0x0a;
+  }
+  return block;
 }

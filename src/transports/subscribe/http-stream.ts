@@ -4,7 +4,7 @@ import { controlOutbound, type Opened } from '../../streams/subscription.js';
 import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { contentTypes, replayText, type StreamFormat } from './framing.js';
+import { contentTypes, replayBlock, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
 import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
 
@@ -55,12 +55,12 @@ class HttpStream implements Connection {
   }
 
   replay(replay: Replayed): void {
-    this.sink.pushFrame(Buffer.from(replayText(this.format, replay)));
+    this.sink.pushFrame(replayBlock(this.format, replay));
   }
 
   /** poll=1: one response holding the cached messages. */
   poll(opened: Opened): void {
-    this.ex.send(200, replayText(this.format, opened.replay), contentTypes[this.format], truncatedHeader(opened.truncated));
+    this.ex.send(200, replayBlock(this.format, opened.replay), contentTypes[this.format], truncatedHeader(opened.truncated));
   }
 
   join(topics: readonly string[]): void {
