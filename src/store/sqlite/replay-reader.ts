@@ -48,8 +48,9 @@ export class ReplayReader {
     };
     this.keyOfId = db.prepare('SELECT time, seq FROM messages WHERE id = ?');
     this.seqOfId = db.prepare('SELECT seq FROM messages WHERE id = ?').pluck();
-    // The topic's index holds seq: rows at or below the position are passed over in it.
-    this.committedAfter = db.prepare('SELECT id, json FROM messages WHERE topic = ? AND seq > ?').raw(true);
+    // By seq (NOT INDEXED keeps SQLite off the topic's index, which would pass over every
+    // message of the topic): the rows after the position are the newest commits, usually none.
+    this.committedAfter = db.prepare('SELECT id, json FROM messages NOT INDEXED WHERE topic = ? AND seq > ?').raw(true);
     this.read = db.transaction((q: ReplayQuery) => this.replay(q));
   }
 
