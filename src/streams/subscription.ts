@@ -27,7 +27,7 @@ export interface Opened {
   replay: Replayed;
   /** After the replay: what arrived since attaching, then live messages, without those the replay carried; empty when polling. */
   live$: Observable<Outbound>;
-  /** Lets go of the live topics when `events$` will never be subscribed (the client left). */
+  /** Lets go of the live topics when `live$` will never be subscribed (the client left). */
   cancel(): void;
 }
 
