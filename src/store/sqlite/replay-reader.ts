@@ -29,7 +29,7 @@ export class ReplayReader {
   private readonly keyOfId: Database.Statement;
   private readonly committedAfter: Database.Statement;
   private readonly seqOfId: Database.Statement;
-  readonly read: (q: ReplayQuery) => Replay;
+  private readonly inTransaction: (q: ReplayQuery) => Replay;
 
   constructor(db: Database.Database) {
     const select = (where: string): Database.Statement =>
@@ -51,12 +51,16 @@ export class ReplayReader {
     // By seq (NOT INDEXED keeps SQLite off the topic's index, which would pass over every
     // message of the topic): the rows after the position are the newest commits, usually none.
     this.committedAfter = db.prepare('SELECT id, json FROM messages NOT INDEXED WHERE topic = ? AND seq > ?').raw(true);
-    this.read = db.transaction((q: ReplayQuery) => this.replay(q));
+    this.inTransaction = db.transaction((q: ReplayQuery) => this.replay(q));
+  }
+
+  read(q: ReplayQuery): Replay {
+    // Most subscriptions replay nothing: no transaction for them.
+    return q.since.kind === 'none' ? { json: [], bytes: 0, truncated: false, maybeLive: [] } : this.inTransaction(q);
   }
 
   private replay(q: ReplayQuery): Replay {
     const { since, scheduled } = q;
-    if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
     const seq = since.kind === 'id' ? (this.seqOfId.get(since.id) as number | undefined) : undefined;
     const selection: Selection = since.kind === 'time' ? 'time' : seq !== undefined ? 'afterSeq' : 'all';
     const params = { topic: q.topic, now: Math.floor(Date.now() / 1000), since: since.kind === 'time' ? since.time : (seq ?? 0) };
