@@ -37,11 +37,12 @@ export class Outbound {
   }
 
   /**
-   * An event read back from the cache: only its JSON is fetched, and the head is parsed
-   * from it on first use (filters, the raw format, multi-topic ordering). A plain replay
-   * never parses: fetching the head's columns made a 10,000-message replay 5x slower.
+   * An event read back from the cache (with its seq when it goes live): only its JSON is
+   * fetched, and the head is parsed from it on first use (filters, the raw format,
+   * multi-topic ordering). A plain replay never parses: fetching the head's columns made a
+   * 10,000-message replay 5x slower.
    */
-  static stored(json: string, seq: number): Outbound {
+  static stored(json: string, seq?: number): Outbound {
     return new Outbound(undefined, json, seq);
   }
 

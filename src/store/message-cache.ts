@@ -16,13 +16,27 @@ export interface ReplayQuery {
   scheduled: boolean;
   /** Keep only the newest messages whose JSON fits in this many bytes. */
   maxBytes: number;
+  /**
+   * The live feed's position when the subscription attached (`LiveFeed.position`), for a
+   * subscription that goes on live: the replayed messages committed after it may still
+   * arrive live, and `Replay.maybeLive` names them.
+   */
+  livePosition?: number;
 }
 
 export interface Replay {
-  /** Oldest first: ordered by time, then commit order. */
-  messages: Outbound[];
+  /**
+   * The messages' JSON exactly as stored, oldest first: ordered by time, then commit
+   * order. Strings, not events: a replay of 10,000 messages is written as one block, and
+   * an object per message cost it more than reading them.
+   */
+  json: string[];
+  /** Their UTF-8 bytes in all (counted for the cap anyway; the subscriber's bandwidth pays them). */
+  bytes: number;
   /** True when older messages were left out to respect maxBytes. */
   truncated: boolean;
+  /** Ids of the replayed messages committed after `livePosition`; empty without one. */
+  maybeLive: string[];
 }
 
 export interface CacheEntry {

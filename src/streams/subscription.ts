@@ -1,8 +1,9 @@
-import { concat, from, merge, of, type Observable } from 'rxjs';
+import { EMPTY, merge, type Observable } from 'rxjs';
 import { controlEvent, messageJson } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
+import { Replayed } from '../model/replayed.js';
 import type { LiveFeed } from '../store/live-feed.js';
-import type { MessageCache, Since } from '../store/message-cache.js';
+import type { MessageCache, Replay, Since } from '../store/message-cache.js';
 import { hold } from '../operators/hold.js';
 import { isEmptyFilter, matchFilter, passes, type MessageFilter } from '../operators/match-filter.js';
 import { skipReplayed } from '../operators/skip-replayed.js';
@@ -22,9 +23,11 @@ export interface Opened {
   truncated: boolean;
   /** The JSON bytes of the replay it will send (the visitor's bandwidth pays for them). */
   replayBytes: number;
-  /** open, the replay, then live messages; completes after the replay when polling. */
-  events$: Observable<Outbound>;
-  /** Lets go of the live topics when `events$` will never be subscribed (the client left). */
+  /** The replayed messages that pass the filter, oldest first; they follow the open event. */
+  replay: Replayed;
+  /** After the replay: what arrived since attaching, then live messages, without those the replay carried; empty when polling. */
+  live$: Observable<Outbound>;
+  /** Lets go of the live topics when `live$` will never be subscribed (the client left). */
   cancel(): void;
 }
 
@@ -50,20 +53,19 @@ export function controlOutbound(event: 'open' | 'keepalive', topics: readonly st
  */
 export async function openSubscription(deps: SubscriptionDeps, req: SubscriptionRequest): Promise<Opened> {
   const live = req.poll ? undefined : hold(merge(...req.topics.map((t) => deps.hub.topic$(t))));
-  const handed = deps.feed.position;
+  const position = live ? { livePosition: deps.feed.position } : {};
   try {
     const replays = await Promise.all(
-      req.topics.map((topic) => deps.cache.replay({ topic, since: req.since, scheduled: req.scheduled, maxBytes: deps.replayLimit })),
+      req.topics.map((topic) => deps.cache.replay({ topic, since: req.since, scheduled: req.scheduled, maxBytes: deps.replayLimit, ...position })),
     );
-    const merged = mergeByTime(replays.map((r) => r.messages));
-    const replayed = isEmptyFilter(req.filter) ? merged : merged.filter((e) => passes(req.filter, e));
+    const merged = mergeByTime(replays);
+    const replay = isEmptyFilter(req.filter) ? merged : Replayed.ofEvents(merged.events.filter((e) => passes(req.filter, e)));
     const truncated = replays.some((r) => r.truncated);
-    const replayBytes = replayed.reduce((sum, e) => sum + Buffer.byteLength(e.json), 0);
-    const replay$ = from(replayed);
-    if (!live) return { truncated, replayBytes, events$: replay$, cancel: () => undefined };
-    const maybeLive = new Set(merged.filter((e) => (e.seq ?? 0) > handed).map((e) => e.head.id));
+    const replayBytes = replay.bytes;
+    if (!live) return { truncated, replayBytes, replay, live$: EMPTY, cancel: () => undefined };
+    const maybeLive = new Set(replays.flatMap((r) => r.maybeLive));
     const live$ = live.observable.pipe(skipReplayed(maybeLive), matchFilter(req.filter));
-    return { truncated, replayBytes, events$: concat(of(controlOutbound('open', req.topics)), replay$, live$), cancel: live.release };
+    return { truncated, replayBytes, replay, live$, cancel: live.release };
   } catch (err) {
     live?.release();
     throw err;
@@ -71,7 +73,9 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
 }
 
 /** The spec's replay order across topics: by time; each topic keeps its own order. */
-function mergeByTime(lists: Outbound[][]): Outbound[] {
-  if (lists.length === 1) return lists[0] ?? [];
-  return lists.flat().sort((a, b) => a.head.time - b.head.time);
+function mergeByTime(replays: Replay[]): Replayed {
+  const [only] = replays;
+  if (only && replays.length === 1) return Replayed.ofJson(only.json, only.bytes);
+  const events = replays.flatMap((r) => r.json.map((json) => Outbound.stored(json)));
+  return Replayed.ofEvents(events.sort((a, b) => a.head.time - b.head.time));
 }

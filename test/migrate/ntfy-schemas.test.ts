@@ -55,8 +55,8 @@ function cacheFile(schema: string, insert: (db: Database.Database) => void): str
 async function replayed(config: ReturnType<typeof tocsinConfig>['config'], topic: string): Promise<unknown[]> {
   const stores = await openStores(config, { error: () => undefined });
   try {
-    const { messages } = await stores.cache.replay({ topic, since: { kind: 'all' }, scheduled: true, maxBytes: 1e9 });
-    return messages.map((m) => JSON.parse(m.json) as unknown);
+    const { json } = await stores.cache.replay({ topic, since: { kind: 'all' }, scheduled: true, maxBytes: 1e9 });
+    return json.map((m) => JSON.parse(m) as unknown);
   } finally {
     await stores.close();
   }

@@ -28,9 +28,8 @@ export class ThreadedSqliteCache implements MessageCache {
     return events((await this.call('release', ids)) as WireEvent[]);
   }
 
-  async replay(query: ReplayQuery): Promise<Replay> {
-    const replay = (await this.call('replay', query)) as { messages: WireEvent[]; truncated: boolean };
-    return { ...replay, messages: events(replay.messages) };
+  replay(query: ReplayQuery): Promise<Replay> {
+    return this.call('replay', query) as Promise<Replay>;
   }
 
   prune(nowSeconds: number): Promise<number> {

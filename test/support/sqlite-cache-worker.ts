@@ -14,9 +14,5 @@ const wire = (events: Outbound[]): WireEvent[] => events.map((e) => [e.json, e.s
 serveCalls(async (method, args) => {
   if (method === 'close') return store.close();
   if (method === 'release') return wire(await cache.release(...(args as Parameters<MessageCache['release']>)));
-  if (method === 'replay') {
-    const replay = await cache.replay(...(args as Parameters<MessageCache['replay']>));
-    return { ...replay, messages: wire(replay.messages) };
-  }
   return (cache[method as keyof MessageCache] as (...a: unknown[]) => Promise<unknown>).apply(cache, args);
 });

@@ -1,5 +1,4 @@
 import { messageJson, type Message } from '../../model/message.js';
-import { Outbound } from '../../model/outbound.js';
 import type { Replay, ReplayQuery } from '../message-cache.js';
 import type { DroppedAttachments } from './dropped-attachments.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
@@ -34,7 +33,7 @@ export class LogReplay {
 
   async replay(q: ReplayQuery): Promise<Replay> {
     const { topic, since } = q;
-    if (since.kind === 'none') return { messages: [], truncated: false };
+    if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
     const now = Math.floor(Date.now() / 1000);
     const after = since.kind === 'id' ? await this.positionOf(since.id) : undefined;
     const fromTime = since.kind === 'time' ? since.time : -Infinity;
@@ -47,7 +46,14 @@ export class LogReplay {
     else if (q.scheduled) messages = [...messages, ...(await this.waiting(topic, now, fromTime))].sort(byTimeThenPosition);
     const { kept, truncated } = newestWithin(messages, q.maxBytes);
     const dropped = await this.dropped.among(kept.filter((m) => m.attachment).map((m) => m.id));
-    return { messages: kept.map((m) => Outbound.stored(dropped.has(m.id) ? withoutAttachment(m.json) : m.json, m.pos)), truncated };
+    const live = q.livePosition;
+    const json = kept.map((m) => (dropped.has(m.id) ? withoutAttachment(m.json) : m.json));
+    return {
+      json,
+      bytes: json.reduce((sum, j) => sum + Buffer.byteLength(j), 0),
+      truncated,
+      maybeLive: live === undefined ? [] : kept.filter((m) => m.pos > live).map((m) => m.id),
+    };
   }
 
   /**

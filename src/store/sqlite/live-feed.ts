@@ -9,8 +9,13 @@ import type { FeedBatch, LiveFeed } from '../live-feed.js';
  */
 export class InProcessFeed implements LiveFeed {
   private readonly subject = new Subject<FeedBatch>();
-  private handed = 0;
   readonly batches$ = this.subject.asObservable();
+
+  /**
+   * `handed` starts at the newest commit already in the file: those never go live here, and
+   * a replay right after a start would otherwise name every message it holds as maybe live.
+   */
+  constructor(private handed = 0) {}
 
   get position(): number {
     return this.handed;

@@ -3,16 +3,12 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { MemoryIndexes } from './memory-indexes.js';
+import { ReplayReader } from './replay-reader.js';
 import { openCacheSchema } from './schema.js';
 import { writeFailure } from './write-error.js';
 
-/** `[seq, json]`: rows come back as arrays, cheaper than objects for better-sqlite3 to build. */
-type Row = [number, string];
-
-const columns = 'm.seq, m.json';
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
-const newestFirst = 'ORDER BY t.time DESC, t.seq DESC';
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
@@ -30,7 +26,7 @@ export class SqliteMessageCache implements MessageCache {
   private readonly insertBatch: Database.Transaction<(entries: readonly CacheEntry[]) => Added>;
   private readonly importBatch: Database.Transaction<(entries: readonly CacheEntry[]) => number>;
   private readonly releaseBatch: Database.Transaction<(ids: readonly string[]) => Outbound[]>;
-  private readonly queries: Record<'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled' | 'latest', Database.Statement>;
+  private readonly replays: ReplayReader;
   private readonly indexes: MemoryIndexes;
   private readonly pruneBatch: Database.Transaction<(nowSeconds: number) => number>;
 
@@ -83,19 +79,7 @@ export class SqliteMessageCache implements MessageCache {
         return [Outbound.stored(json, store(id, topic, time, expires, 1, json, null))];
       });
     });
-    const select = (where: string, order = newestFirst): Database.Statement =>
-      this.db
-        .prepare(`SELECT ${columns} FROM memory.topic_index t JOIN messages m ON m.seq = t.seq WHERE t.topic = ? AND m.expires > ? AND ${where} ${order}`)
-        .raw(true);
-    this.queries = {
-      all: select('published = 1'),
-      allScheduled: select('1'),
-      time: select('published = 1 AND t.time >= ?'),
-      timeScheduled: select('t.time >= ?'),
-      afterSeq: select('published = 1 AND t.seq > ?'),
-      afterSeqScheduled: select('(t.seq > ? OR published = 0)'),
-      latest: select('published = 1', `${newestFirst} LIMIT 1`),
-    };
+    this.replays = new ReplayReader(db, indexes);
     const expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, topic, time, seq').raw(true);
     this.pruneBatch = db.transaction((now: number) => {
       const expired = expire.all(now) as [string, string, number, number][];
@@ -121,41 +105,12 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async replay(q: ReplayQuery): Promise<Replay> {
-    this.indexes.sync();
-    const rows = this.rows(q, Math.floor(Date.now() / 1000));
-    const messages: Outbound[] = [];
-    let bytes = 0;
-    let truncated = false;
-    for (const row of rows) {
-      bytes += Buffer.byteLength(row[1]);
-      if (bytes > q.maxBytes) {
-        truncated = true;
-        break;
-      }
-      messages.push(toOutbound(row));
-    }
-    return { messages: messages.reverse(), truncated };
+    return this.replays.read(q);
   }
 
-  /** Newest first, lazily, so a capped replay stops reading at the cap. */
-  private rows(q: ReplayQuery, now: number): IterableIterator<Row> {
-    const { topic, since, scheduled } = q;
-    const s = this.queries;
-    switch (since.kind) {
-      case 'none':
-        return [][Symbol.iterator]();
-      case 'latest':
-        return s.latest.iterate(topic, now) as IterableIterator<Row>;
-      case 'time':
-        return (scheduled ? s.timeScheduled : s.time).iterate(topic, now, since.time) as IterableIterator<Row>;
-      case 'id': {
-        const seq = this.indexes.seqOf(since.id);
-        if (seq !== undefined) return (scheduled ? s.afterSeqScheduled : s.afterSeq).iterate(topic, now, seq) as IterableIterator<Row>;
-        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
-      }
-      case 'all':
-        return (scheduled ? s.allScheduled : s.all).iterate(topic, now) as IterableIterator<Row>;
-    }
+  /** The seq of the newest commit in the file (0 when none), where this process's live feed starts. */
+  newestSeq(): number {
+    return this.db.prepare('SELECT IFNULL(MAX(seq), 0) FROM messages').pluck().get() as number;
   }
 
   async prune(nowSeconds: number): Promise<number> {
@@ -221,8 +176,4 @@ export class SqliteMessageCache implements MessageCache {
   private imported(): number {
     return (this.db.prepare('SELECT value FROM stats WHERE key = ?').pluck().get(importedStats) as number | undefined) ?? 0;
   }
-}
-
-function toOutbound([seq, json]: Row): Outbound {
-  return Outbound.stored(json, seq);
 }

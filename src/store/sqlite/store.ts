@@ -15,9 +15,10 @@ import { SqliteMessageCache } from './message-cache.js';
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store {
   const db = openDatabase(file, startupQueries);
-  const feed = new InProcessFeed();
+  const cache = new SqliteMessageCache(db);
+  const feed = new InProcessFeed(cache.newestSeq());
   return {
-    cache: new SqliteMessageCache(db),
+    cache,
     jobs: sqliteJobBackend(new SqliteJobRepository(db)),
     feed,
     close: async () => {

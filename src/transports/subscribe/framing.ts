@@ -1,22 +1,24 @@
 import type { Outbound, WireFormat } from '../../model/outbound.js';
+import type { Replayed } from '../../model/replayed.js';
+
+/** The text of one event's frame in each stream format (a frame is this text's UTF-8). */
+const texts = {
+  /** One JSON object per line. */
+  json: (e: Outbound) => `${e.json}\n`,
+  /** Message events carry only `data:`, so a browser's onmessage sees them; others name their event. */
+  sse: (e: Outbound) => (e.head.event === 'message' ? `data: ${e.json}\n\n` : `event: ${e.head.event}\ndata: ${e.json}\n\n`),
+  /** Only the body, on one line; every other event is an empty line. */
+  raw: (e: Outbound) => (e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : '\n'),
+} as const;
 
 /**
  * The four wire formats, framed exactly as ntfy frames them (server.go
  * handleSubscribeJSON/SSE/Raw/WS). Each frame is built once per event and shared.
  */
 export const formats = {
-  /** One JSON object per line. */
-  json: { slot: 0, frame: (e: Outbound) => Buffer.from(`${e.json}\n`) },
-  /** Message events carry only `data:`, so a browser's onmessage sees them; others name their event. */
-  sse: {
-    slot: 1,
-    frame: (e: Outbound) => Buffer.from(e.head.event === 'message' ? `data: ${e.json}\n\n` : `event: ${e.head.event}\ndata: ${e.json}\n\n`),
-  },
-  /** Only the body, on one line; every other event is an empty line. */
-  raw: {
-    slot: 2,
-    frame: (e: Outbound) => Buffer.from(e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : '\n'),
-  },
+  json: { slot: 0, frame: (e: Outbound) => Buffer.from(texts.json(e)) },
+  sse: { slot: 1, frame: (e: Outbound) => Buffer.from(texts.sse(e)) },
+  raw: { slot: 2, frame: (e: Outbound) => Buffer.from(texts.raw(e)) },
   /** One JSON object per WebSocket text frame. */
   ws: { slot: 3, frame: (e: Outbound) => Buffer.from(e.json) },
 } as const satisfies Record<string, WireFormat>;
@@ -29,3 +31,21 @@ export const contentTypes: Record<StreamFormat, string> = {
   sse: 'text/event-stream; charset=utf-8',
   raw: 'text/plain; charset=utf-8',
 };
+
+/**
+ * A replay's frames as one buffer, written at once. JSON lines are written straight from
+ * the stored JSON into a buffer of the size the cache counted: a frame per message and
+ * their concatenation took 4 of the ~26 ms a 10,000-message poll cost the server, and
+ * joining them into one string for uWS to encode ~4 ms, this ~1.7. The other formats read
+ * each message's event first.
+ */
+export function replayBlock(format: StreamFormat, replay: Replayed): Buffer {
+  if (format !== 'json') return Buffer.from(replay.events.map(texts[format]).join(''));
+  const block = Buffer.allocUnsafe(replay.bytes + replay.json.length);
+  let at = 0;
+  for (const json of replay.json) {
+    at += block.write(json, at);
+    block[at++] = 0x0a;
+  }
+  return block;
+}

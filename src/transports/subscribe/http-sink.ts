@@ -36,8 +36,12 @@ export class HttpSink implements Flushable {
   }
 
   push(event: Outbound): void {
-    if (this.closed) return;
-    const frame = event.frame(formats[this.options.format]);
+    this.pushFrame(event.frame(formats[this.options.format]));
+  }
+
+  /** Queues bytes already framed in the sink's format (a replay's block). */
+  pushFrame(frame: Buffer): void {
+    if (this.closed || frame.length === 0) return;
     this.queue.push(frame);
     this.queued += frame.length;
     // Only a client that is not reading (uWS reported backpressure) can overflow: what

@@ -1,9 +1,10 @@
 import type { Outbound } from '../../model/outbound.js';
+import type { Replayed } from '../../model/replayed.js';
 import { controlOutbound, type Opened } from '../../streams/subscription.js';
 import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { contentTypes, formats, type StreamFormat } from './framing.js';
+import { contentTypes, replayBlock, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
 import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
 
@@ -53,11 +54,13 @@ class HttpStream implements Connection {
     work();
   }
 
+  replay(replay: Replayed): void {
+    this.sink.pushFrame(replayBlock(this.format, replay));
+  }
+
   /** poll=1: one response holding the cached messages. */
   poll(opened: Opened): void {
-    const frames: Buffer[] = [];
-    opened.events$.subscribe((event) => frames.push(event.frame(formats[this.format])));
-    this.ex.send(200, Buffer.concat(frames), contentTypes[this.format], truncatedHeader(opened.truncated));
+    this.ex.send(200, replayBlock(this.format, opened.replay), contentTypes[this.format], truncatedHeader(opened.truncated));
   }
 
   join(topics: readonly string[]): void {

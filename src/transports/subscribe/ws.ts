@@ -1,4 +1,5 @@
 import type { Outbound } from '../../model/outbound.js';
+import type { Replayed } from '../../model/replayed.js';
 import { errors } from '../../model/errors.js';
 import type { Opened } from '../../streams/subscription.js';
 import { onRefusal, type ServerContext } from '../context.js';
@@ -124,8 +125,12 @@ class WsSocket implements Connection {
     this.ws.cork(work);
   }
 
+  replay(replay: Replayed): void {
+    for (const event of replay.events) this.send(event);
+  }
+
   poll(opened: Opened): void {
-    this.ws.cork(() => opened.events$.subscribe(this.send));
+    this.ws.cork(() => this.replay(opened.replay));
     this.end(1000);
   }
 

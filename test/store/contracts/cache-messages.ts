@@ -17,5 +17,10 @@ export function entry(m: Message, published = true): CacheEntry {
 
 /** The ids a replay of `topic` returns, without a size cap. */
 export async function ids(cache: MessageCache, topic: string, since: Since, scheduled = false): Promise<string[]> {
-  return (await cache.replay({ topic, since, scheduled, maxBytes: 1e9 })).messages.map((e) => e.head.id);
+  return (await cache.replay({ topic, since, scheduled, maxBytes: 1e9 })).json.map(idOf);
+}
+
+/** The id in a message's JSON. */
+export function idOf(json: string): string {
+  return (JSON.parse(json) as Message).id;
 }

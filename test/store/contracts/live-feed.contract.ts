@@ -160,8 +160,8 @@ export function describeLiveFeed(name: string, open: Open<Store>, options: FeedS
       for (const [i, m] of burst.entries()) {
         answered.push(publisher.publish(m, live));
         received.push(
-          openSubscription(deps, request).then(({ events$ }) =>
-            firstValueFrom(events$.pipe(take(burst.length + 1), toArray())).then((events) => idsOf(events.filter((e) => e.head.event === 'message'))),
+          openSubscription(deps, request).then(({ replay, live$ }) =>
+            firstValueFrom(live$.pipe(take(burst.length - replay.json.length), toArray())).then((events) => idsOf([...replay.events, ...events])),
           ),
         );
         if (i % 3 === 1) await Promise.resolve();

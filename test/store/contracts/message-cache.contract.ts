@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { messageJson, type Message } from '../../../src/model/message.js';
 import type { MessageCache } from '../../../src/store/message-cache.js';
-import { entry, ids, message, now } from './cache-messages.js';
+import { entry, idOf, ids, message, now } from './cache-messages.js';
 import { closedAfter, type Open, type SuiteOptions } from './instances.js';
 import { describeSharedMessageCache } from './shared-message-cache.contract.js';
 
@@ -90,8 +90,34 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       const size = Buffer.byteLength(messageJson(all[0] as Message));
       const replay = await cache.replay({ topic: 'cap', since: { kind: 'all' }, scheduled: false, maxBytes: size * 3 + 1 });
       assert.equal(replay.truncated, true);
-      assert.deepEqual(replay.messages.map((e) => e.head.id), all.slice(-3).map((m) => m.id));
-      assert.equal(replay.messages[0]?.json, messageJson(all[7] as Message));
+      assert.equal(replay.bytes, size * 3);
+      assert.deepEqual(replay.json.map(idOf), all.slice(-3).map((m) => m.id));
+      assert.equal(replay.json[0], messageJson(all[7] as Message));
+    });
+
+    it('replay of thousands of messages of one second keeps commit order, from since=id too, and caps at the newest', async () => {
+      const cache = await create();
+      const all = Array.from({ length: 2500 }, () => message('many', { message: 'same size' }));
+      for (let i = 0; i < all.length; i += 500) await cache.add(all.slice(i, i + 500).map((m) => entry(m)));
+      const allIds = all.map((m) => m.id);
+      assert.deepEqual(await ids(cache, 'many', { kind: 'all' }), allIds);
+      assert.deepEqual(await ids(cache, 'many', { kind: 'id', id: allIds[99] as string }), allIds.slice(100));
+      const size = Buffer.byteLength(messageJson(all[0] as Message));
+      const capped = await cache.replay({ topic: 'many', since: { kind: 'all' }, scheduled: false, maxBytes: size * 1700 + size / 2 });
+      assert.equal(capped.truncated, true);
+      assert.deepEqual(capped.json.map(idOf), allIds.slice(-1700));
+    });
+
+    it('replay names the replayed messages committed after the live position', async () => {
+      const cache = await create();
+      const [a, b, c] = [message('live'), message('live'), message('live')];
+      const { seqs } = await cache.add([entry(a), entry(b), entry(c)]);
+      const query = { topic: 'live', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 } as const;
+      assert.deepEqual((await cache.replay({ ...query, livePosition: seqs[0] as number })).maybeLive, [b.id, c.id]);
+      assert.deepEqual((await cache.replay({ ...query, livePosition: seqs[2] as number })).maybeLive, []);
+      const newest = await cache.replay({ ...query, maxBytes: Buffer.byteLength(messageJson(c)), livePosition: seqs[0] as number });
+      assert.deepEqual([newest.json.map(idOf), newest.maybeLive], [[c.id], [c.id]], 'only what the replay holds');
+      assert.deepEqual((await cache.replay({ ...query, livePosition: 0, since: { kind: 'id', id: b.id } })).maybeLive, [c.id]);
     });
 
     it('prune deletes expired messages; replay never returns them', async () => {
@@ -111,9 +137,9 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       const other = message('d', { attachment: { ...attachment, name: 'b.txt' } });
       await cache.add([entry(withFile), entry(other)]);
       await cache.dropAttachments([withFile.id, 'unknown']);
-      const [first, second] = (await cache.replay({ topic: 'd', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).messages;
-      assert.equal(first?.json, messageJson({ ...withFile, attachment: undefined }));
-      assert.equal(second?.json, messageJson(other));
+      const [first, second] = (await cache.replay({ topic: 'd', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).json;
+      assert.equal(first, messageJson({ ...withFile, attachment: undefined }));
+      assert.equal(second, messageJson(other));
     });
 
     it('count holds every message, scheduled ones included, and drops pruned ones', async () => {
@@ -136,8 +162,8 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.deepEqual(await ids(cache, 'imp', { kind: 'all' }), [old1.id, old2.id, newer.id]);
       assert.deepEqual(await ids(cache, 'imp', { kind: 'id', id: old1.id }), [old2.id, newer.id]);
       assert.deepEqual(await ids(cache, 'imp', { kind: 'all' }, true), [old1.id, old2.id, newer.id, waiting.id]);
-      const [replayed] = (await cache.replay({ topic: 'imp', since: { kind: 'latest' }, scheduled: false, maxBytes: 1e9 })).messages;
-      assert.equal(replayed?.json, messageJson(newer));
+      const [replayed] = (await cache.replay({ topic: 'imp', since: { kind: 'latest' }, scheduled: false, maxBytes: 1e9 })).json;
+      assert.equal(replayed, messageJson(newer));
       assert.equal((await cache.release([waiting.id]))[0]?.json, messageJson(waiting), 'an imported scheduled message is released as any other');
       const partly = message('imp', { time: now - 50 });
       assert.equal(await cache.import([entry(old1), entry(partly)]), 1, 'a run cut short is completed');
@@ -175,13 +201,13 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(await cache.loadStats(), 50);
     });
 
-    it('replayed events carry the filter fields and the stored JSON', async () => {
+    it('replayed messages are the stored JSON, counted in UTF-8 bytes', async () => {
       const cache = await create();
-      const m = message('f', { title: 'T', priority: 4, tags: ['a', 'b'] });
+      const m = message('f', { title: 'Tür', priority: 4, tags: ['a', 'b'], message: 'Glocke 🔔' });
       await cache.add([entry(m)]);
-      const [event] = (await cache.replay({ topic: 'f', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 })).messages;
-      assert.deepEqual(event?.head, { id: m.id, time: m.time, event: 'message', topic: 'f', message: m.message, title: 'T', priority: 4, tags: ['a', 'b'] });
-      assert.equal(event?.json, messageJson(m));
+      const replay = await cache.replay({ topic: 'f', since: { kind: 'all' }, scheduled: false, maxBytes: 1e9 });
+      const json = messageJson(m);
+      assert.deepEqual(replay, { json: [json], bytes: json.length + 3, truncated: false, maybeLive: [] }, 'ü takes 2 bytes, 🔔 4 (2 UTF-16 units)');
     });
 
     describeSharedMessageCache(opened, options);
