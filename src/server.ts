@@ -145,7 +145,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await webPush?.settled();
       await upstream?.settled();
       await ctx.calls?.caller.close();
-      for (const end of [...ctx.connections]) end();
+      for (const connection of [...ctx.connections]) connection.end();
       dashboard?.close();
       ctx.connections.clear();
       await stats.save();

@@ -20,6 +20,7 @@ import type { RejectionLog } from './http/rejections.js';
 import type { RequestInfo } from './http/request.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
+import type { Connection } from './subscribe/subscriber.js';
 import type { HttpSink } from './subscribe/http-sink.js';
 import type { WebSite } from './web/site.js';
 
@@ -46,8 +47,8 @@ export interface ServerContext {
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by topic. */
   fanout: FanoutGroups<HttpSink>;
-  /** Open subscriber connections, each with the function that ends it at shutdown. */
-  connections: Set<() => void>;
+  /** Open subscriber connections, ended at shutdown. */
+  connections: Set<Connection>;
   /** The same subscriptions counted by format and by topic (the live dashboard). */
   subscriptions: SubscriptionTally;
   /** The log of refused requests (rate-limited), told by every Exchange. */

@@ -22,29 +22,27 @@ const noEntries: ReadonlyMap<string, string> = new Map();
 export class Gate {
   user: User | undefined = undefined;
   private billed: Visitor | undefined;
+  /** Usually one (the subscription slot): allocated with it, not grown from empty (17 slots). */
   private releases: (() => void)[] | undefined;
-  private released = false;
+  private isReleased = false;
 
   constructor(
     readonly ctx: ServerContext,
-    private request: RequestInfo,
+    readonly req: RequestInfo,
     readonly topics: readonly string[],
   ) {
-    if (topics.length > 0) request.seen.topics = topics;
-  }
-
-  get req(): RequestInfo {
-    return this.request;
+    if (topics.length > 0) req.seen.topics = topics;
   }
 
   /**
-   * The request is admitted and its connection stays open: keeps only what logs need of it
-   * (address, method, path, what was seen), not every header and query parameter, which
-   * made up ~0.9 KB of each idle subscription's heap.
+   * The request is admitted and its connection stays open: lets go of every header and
+   * query parameter (~0.9 KB of each idle subscription's heap), keeping what logs need
+   * (address, method, path, what was seen). In place, since the Exchange's refusal log
+   * holds the same request for as long as the stream is open.
    */
   settle(): void {
-    const { method, path, remoteAddress, seen } = this.request;
-    this.request = { method, path, headers: noEntries, query: noEntries, remoteAddress, seen };
+    this.req.headers = noEntries;
+    this.req.query = noEntries;
   }
 
   /** The visitor the request is billed to, as the request-rate guard chose it. */
@@ -59,14 +57,20 @@ export class Gate {
 
   /** `release` runs when the request ends (at once if it has). */
   onRelease(release: () => void): void {
-    if (this.released) return release();
-    (this.releases ??= []).push(release);
+    if (this.isReleased) return release();
+    if (this.releases) this.releases.push(release);
+    else this.releases = [release];
+  }
+
+  /** The request ended: what the guards took is given back. */
+  get released(): boolean {
+    return this.isReleased;
   }
 
   /** Gives back what the guards took: the request was refused, or its connection closed. */
   release(): void {
-    if (this.released) return;
-    this.released = true;
+    if (this.isReleased) return;
+    this.isReleased = true;
     for (const release of this.releases ?? []) release();
   }
 }

@@ -27,7 +27,6 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, gua
  * keepalive event goes out every keepalive-interval.
  */
 class HttpStream implements Connection {
-  readonly send: (event: Outbound) => void;
   private readonly sink: HttpSink;
   private keepalive: NodeJS.Timeout | undefined;
 
@@ -45,8 +44,11 @@ class HttpStream implements Connection {
       onOverflow: () => subscriber.dropped(),
     });
     this.sink = sink;
-    this.send = (event) => sink.push(event);
     ex.onAbort(() => subscriber.close());
+  }
+
+  send(event: Outbound): void {
+    this.sink.push(event);
   }
 
   /** The sink writes once per turn anyway. */

@@ -115,11 +115,11 @@ class WsSocket implements Connection {
     private readonly limit: number,
   ) {}
 
-  readonly send = (event: Outbound): void => {
+  send(event: Outbound): void {
     if (this.ended) return;
     this.ws.send(event.frame(formats.ws), false);
     if (this.checked && this.slow()) this.drop();
-  };
+  }
 
   batch(work: () => void): void {
     this.ws.cork(work);

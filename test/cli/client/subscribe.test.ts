@@ -161,7 +161,7 @@ describe('tocsin subscribe — reconnecting', () => {
     const sub = new ClientProcess(['sub', `${s.url}/gap`]);
     await until(() => connections.size > earlier.size);
     // The server ends the new connection, as at its shutdown: the open event has gone out before.
-    [...connections].find((end) => !earlier.has(end))?.();
+    [...connections].find((connection) => !earlier.has(connection))?.end();
     assert.match(await sub.stderr.take(10_000), /WARN 127\.0\.0\.1:\d+\/gap Connection closed by the server$/);
     const m1 = await publish(`${s.url}/gap`, 'while away'); // the client waits 1 s before it reconnects
     assert.equal(asJson(await sub.stdout.take(10_000)).id, m1.id);
