@@ -32,7 +32,8 @@ function status(code: number): string {
  */
 export class Exchange {
   aborted = false;
-  private readonly abortHandlers: (() => void)[] = [];
+  /** Allocated with the first handler: an empty array grown by push takes 17 slots, for each open stream. */
+  private abortHandlers: (() => void)[] | undefined;
 
   constructor(
     readonly res: HttpResponse,
@@ -41,12 +42,13 @@ export class Exchange {
   ) {
     res.onAborted(() => {
       this.aborted = true;
-      for (const handler of this.abortHandlers) handler();
+      for (const handler of this.abortHandlers ?? []) handler();
     });
   }
 
   onAbort(handler: () => void): void {
-    this.abortHandlers.push(handler);
+    if (this.abortHandlers) this.abortHandlers.push(handler);
+    else this.abortHandlers = [handler];
   }
 
   /** Writes a whole response in one corked write; `headers` follow the CORS headers. */

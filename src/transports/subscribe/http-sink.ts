@@ -3,22 +3,16 @@ import { corsHeaders, type Exchange } from '../http/respond.js';
 import { contentTypes, formats, type StreamFormat } from './framing.js';
 import type { Flushable, TurnFlusher } from './flusher.js';
 
-export interface SinkOptions {
-  format: StreamFormat;
-  extraHeaders: readonly (readonly [string, string])[];
-  flusher: TurnFlusher;
-  /** Most bytes held for a client that does not read; past it the client is dropped. */
-  bufferLimit: number;
-  onOverflow(): void;
-}
-
 /**
  * An HTTP streaming response (json, sse, raw). Frames queue here and go out once per turn
  * in one corked write. When uWS reports backpressure the sink stops writing and waits for
  * onWritable; what queues meanwhile is bounded by `bufferLimit`, so a stalled client can
- * never grow the heap.
+ * never grow the heap: past it the response is closed and `overflowed` says so.
+ *
+ * A subscription's stream is a sink (http-stream.ts extends it) rather than holding one:
+ * each idle stream is one object, without closures for its callbacks.
  */
-export class HttpSink implements Flushable {
+export abstract class HttpSink implements Flushable {
   private queue: Buffer[] = [];
   private queued = 0;
   /** Bytes of the initial replay still queued: bounded by the replay cap, not by bufferLimit. */
@@ -26,29 +20,38 @@ export class HttpSink implements Flushable {
   private armed = false;
   private blocked = false;
   private started = false;
-  private closed = false;
 
   constructor(
-    private readonly ex: Exchange,
-    private readonly options: SinkOptions,
-  ) {
-    ex.onAbort(() => (this.closed = true));
+    protected readonly ex: Exchange,
+    readonly format: StreamFormat,
+    private readonly flusher: TurnFlusher,
+    /** Most bytes held for a client that does not read; past it the client is dropped. */
+    private readonly bufferLimit: number,
+    private readonly extraHeaders: readonly (readonly [string, string])[],
+  ) {}
+
+  /** The client stopped reading past the buffer limit; the response is closed. */
+  protected abstract overflowed(): void;
+
+  /** The response is over: the client went away, it ended, or it overflowed (each sets the exchange aborted). */
+  private get over(): boolean {
+    return this.ex.aborted;
   }
 
   push(event: Outbound): void {
-    this.pushFrame(event.frame(formats[this.options.format]));
+    this.pushFrame(event.frame(formats[this.format]));
   }
 
   /** Queues bytes already framed in the sink's format (a replay's block). */
   pushFrame(frame: Buffer): void {
-    if (this.closed || frame.length === 0) return;
+    if (this.over || frame.length === 0) return;
     this.queue.push(frame);
     this.queued += frame.length;
     // Only a client that is not reading (uWS reported backpressure) can overflow: what
     // queues while the socket accepts data goes out at the end of this turn.
     if (this.blocked) {
-      if (this.armed && this.queued - this.backlog > this.options.bufferLimit) this.overflow();
-    } else this.options.flusher.mark(this);
+      if (this.armed && this.queued - this.backlog > this.bufferLimit) this.overflow();
+    } else this.flusher.mark(this);
   }
 
   /** Everything queued so far is the replay; from now on the buffer limit applies. */
@@ -58,7 +61,7 @@ export class HttpSink implements Flushable {
   }
 
   flush(): void {
-    if (this.closed || this.blocked) return;
+    if (this.over || this.blocked) return;
     const { res } = this.ex;
     res.cork(() => {
       if (!this.started) this.writeHead();
@@ -84,9 +87,8 @@ export class HttpSink implements Flushable {
 
   /** Ends the response cleanly (shutdown, or the end of a stream). */
   end(): void {
-    if (this.closed) return;
+    if (this.over) return;
     this.flush();
-    this.closed = true;
     this.ex.aborted = true;
     this.ex.res.cork(() => {
       if (!this.started) this.writeHead();
@@ -99,16 +101,15 @@ export class HttpSink implements Flushable {
     this.started = true;
     res.writeStatus('200 OK');
     for (const [name, value] of corsHeaders) res.writeHeader(name, value);
-    for (const [name, value] of this.options.extraHeaders) res.writeHeader(name, value);
-    res.writeHeader('Content-Type', contentTypes[this.options.format]);
+    for (const [name, value] of this.extraHeaders) res.writeHeader(name, value);
+    res.writeHeader('Content-Type', contentTypes[this.format]);
   }
 
   private overflow(): void {
-    this.closed = true;
     this.ex.aborted = true;
     this.queue = [];
     this.queued = 0;
     this.ex.res.close();
-    this.options.onOverflow();
+    this.overflowed();
   }
 }

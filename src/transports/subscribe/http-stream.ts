@@ -22,33 +22,29 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, gua
 }
 
 /**
- * An HTTP streaming response as a subscription's connection: frames queue in an HttpSink,
- * whose buffer limit is the slow-consumer policy; unfiltered streams join ctx.fanout; a
- * keepalive event goes out every keepalive-interval.
+ * An HTTP streaming response as a subscription's connection: it is the HttpSink its frames
+ * queue in, whose buffer limit is the slow-consumer policy; unfiltered streams join
+ * ctx.fanout; a keepalive event goes out every keepalive-interval.
  */
-class HttpStream implements Connection {
-  private readonly sink: HttpSink;
+class HttpStream extends HttpSink implements Connection {
   private keepalive: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ServerContext,
-    readonly format: StreamFormat,
-    private readonly ex: Exchange,
+    format: StreamFormat,
+    ex: Exchange,
     private readonly subscriber: Subscriber,
   ) {
-    const sink = new HttpSink(ex, {
-      format,
-      extraHeaders: truncatedHeader(subscriber.opened?.truncated ?? false),
-      flusher: ctx.flusher,
-      bufferLimit: ctx.config.subscriberBufferLimit,
-      onOverflow: () => subscriber.dropped(),
-    });
-    this.sink = sink;
+    super(ex, format, ctx.flusher, ctx.config.subscriberBufferLimit, truncatedHeader(subscriber.opened?.truncated ?? false));
     ex.onAbort(() => subscriber.close());
   }
 
+  protected overflowed(): void {
+    this.subscriber.dropped();
+  }
+
   send(event: Outbound): void {
-    this.sink.push(event);
+    this.push(event);
   }
 
   /** The sink writes once per turn anyway. */
@@ -57,7 +53,7 @@ class HttpStream implements Connection {
   }
 
   replay(replay: Replayed): void {
-    this.sink.pushFrame(replayBlock(this.format, replay));
+    this.pushFrame(replayBlock(this.format, replay));
   }
 
   /** poll=1: one response holding the cached messages. */
@@ -66,23 +62,23 @@ class HttpStream implements Connection {
   }
 
   join(topics: readonly string[]): void {
-    this.ctx.fanout.join(this.sink, topics);
+    this.ctx.fanout.join(this, topics);
   }
 
   leave(topics: readonly string[]): void {
-    this.ctx.fanout.leave(this.sink, topics);
+    this.ctx.fanout.leave(this, topics);
   }
 
   live(): void {
-    const { sink, subscriber } = this;
-    sink.arm();
+    const { subscriber } = this;
+    this.arm();
     // A timer, not RxJS's interval: its scheduled action and subscribers cost each idle stream ~0.5 KB more.
-    this.keepalive = setInterval(() => sink.push(controlOutbound('keepalive', subscriber.topics)), this.ctx.config.keepaliveIntervalMs);
+    this.keepalive = setInterval(() => this.push(controlOutbound('keepalive', subscriber.topics)), this.ctx.config.keepaliveIntervalMs);
   }
 
-  end(): void {
+  override end(): void {
     this.subscriber.close();
-    this.sink.end();
+    super.end();
   }
 
   closed(): void {
@@ -90,7 +86,11 @@ class HttpStream implements Connection {
   }
 }
 
-/** A replay cut at replayLimitBytes says so, as Tocsin's clients may want to know. */
-function truncatedHeader(truncated: boolean): readonly (readonly [string, string])[] {
-  return truncated ? [['X-Messages-Truncated', '1']] : [];
+type Headers = readonly (readonly [string, string])[];
+const truncated: Headers = [['X-Messages-Truncated', '1']];
+const none: Headers = [];
+
+/** A replay cut at replayLimitBytes says so, as Tocsin's clients may want to know; the lists are shared, as each open stream holds one. */
+function truncatedHeader(cut: boolean): Headers {
+  return cut ? truncated : none;
 }
