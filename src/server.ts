@@ -36,6 +36,7 @@ import { Exchange } from './transports/http/respond.js';
 import { uws, type ListenOptions, type us_listen_socket } from './transports/http/uws.js';
 import { findRoute, webSocketGuards } from './transports/routes.js';
 import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
+import { Keepalives } from './transports/subscribe/keepalives.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
 import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
@@ -101,6 +102,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
       for (const sink of sinks) sink.push(event);
     }),
+    keepalives: new Keepalives(config.keepaliveIntervalMs),
     connections: new Set(),
     subscriptions: new SubscriptionTally(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),

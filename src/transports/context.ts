@@ -22,6 +22,7 @@ import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
 import type { Connection } from './subscribe/subscriber.js';
 import type { HttpSink } from './subscribe/http-sink.js';
+import type { Keepalives } from './subscribe/keepalives.js';
 import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
@@ -47,6 +48,8 @@ export interface ServerContext {
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by topic. */
   fanout: FanoutGroups<HttpSink>;
+  /** The HTTP streams' keepalive events, every keepalive-interval. */
+  keepalives: Keepalives;
   /** Open subscriber connections, ended at shutdown. */
   connections: Set<Connection>;
   /** The same subscriptions counted by format and by topic (the live dashboard). */

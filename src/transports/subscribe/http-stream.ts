@@ -6,6 +6,7 @@ import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { contentTypes, replayBlock, type StreamFormat } from './framing.js';
 import { HttpSink } from './http-sink.js';
+import type { KeepaliveSlot } from './keepalives.js';
 import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
 
 /** GET /{topics}/json|sse|raw: a long-lived stream, or with poll=1 the cached messages at once. */
@@ -24,10 +25,12 @@ export async function handleStream(ctx: ServerContext, format: StreamFormat, gua
 /**
  * An HTTP streaming response as a subscription's connection: it is the HttpSink its frames
  * queue in, whose buffer limit is the slow-consumer policy; unfiltered streams join
- * ctx.fanout; a keepalive event goes out every keepalive-interval.
+ * ctx.fanout; a keepalive event goes out every keepalive-interval (ctx.keepalives).
  */
-class HttpStream extends HttpSink implements Connection {
-  private keepalive: NodeJS.Timeout | undefined;
+class HttpStream extends HttpSink implements Connection, KeepaliveSlot {
+  keepaliveDue: number | undefined;
+  keepalivePrev: KeepaliveSlot | undefined;
+  keepaliveNext: KeepaliveSlot | undefined;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -70,10 +73,12 @@ class HttpStream extends HttpSink implements Connection {
   }
 
   live(): void {
-    const { subscriber } = this;
     this.arm();
-    // A timer, not RxJS's interval: its scheduled action and subscribers cost each idle stream ~0.5 KB more.
-    this.keepalive = setInterval(() => this.push(controlOutbound('keepalive', subscriber.topics)), this.ctx.config.keepaliveIntervalMs);
+    this.ctx.keepalives.add(this);
+  }
+
+  keepalive(): void {
+    this.push(controlOutbound('keepalive', this.subscriber.topics));
   }
 
   override end(): void {
@@ -82,7 +87,7 @@ class HttpStream extends HttpSink implements Connection {
   }
 
   closed(): void {
-    clearInterval(this.keepalive);
+    this.ctx.keepalives.remove(this);
   }
 }
 
