@@ -72,14 +72,27 @@ describe('guards — running a chain', () => {
 });
 
 describe('guards — the gate', () => {
-  it('what a guard takes is given back once on release, and at once when taken after it', () => {
-    const gate = new Gate(s.server.context, request(), ['t']);
-    const given: string[] = [];
-    gate.onRelease(() => given.push('slot'));
-    gate.release();
-    gate.release();
-    gate.onRelease(() => given.push('late'));
-    assert.deepEqual(given, ['slot', 'late']);
+  it('a subscription slot is given back once on release, and at once when taken after it', () => {
+    const ctx = plain.server.context;
+    const admitted = (): Gate => {
+      const gate = new Gate(ctx, { ...request(), remoteAddress: '198.51.100.9' }, ['t']);
+      runGuards([requestRate('own')], gate);
+      return gate;
+    };
+    admitted(); // a first visit is not kept: the visitor below is the one kept from the second on
+    const [first, second] = [admitted(), admitted()];
+    first.holdSubscription();
+    second.holdSubscription();
+    assert.equal(first.visitor.subscriptions, 2);
+    first.release();
+    first.release();
+    assert.equal(first.visitor.subscriptions, 1);
+    const late = admitted();
+    late.release();
+    late.holdSubscription();
+    assert.equal(late.visitor.subscriptions, 1);
+    second.release();
+    assert.equal(second.visitor.subscriptions, 0);
   });
 
   it('the subscription limit takes a slot (42903 past visitor-subscription-limit) and release gives it back', () => {

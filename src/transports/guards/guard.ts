@@ -12,18 +12,21 @@ import type { RequestInfo } from '../http/request.js';
  */
 export type Guard<T = Gate> = (subject: T) => void | Promise<void>;
 
-/**
- * A request about topics as its guards see it, and what they find out for the handler
- * after them: who it is and whose bill it goes on. What a guard takes that must be given
- * back (a subscription slot, an opened subscription) it hands to `onRelease`.
- */
 const noEntries: ReadonlyMap<string, string> = new Map();
 
+/**
+ * A request about topics as its guards see it, and what they find out for the handler
+ * after them: who it is and whose bill it goes on. The subscription slot a guard takes
+ * is held here and given back on `release`.
+ */
 export class Gate {
   user: User | undefined = undefined;
   private billed: Visitor | undefined;
-  /** Usually one (the subscription slot): allocated with it, not grown from empty (17 slots). */
-  private releases: (() => void)[] | undefined;
+  /**
+   * The visitor whose subscription slot the request holds. A field rather than a release
+   * callback in a list: those were ~0.15 KB of each idle subscription's heap.
+   */
+  private slotOf: Visitor | undefined;
   private isReleased = false;
 
   constructor(
@@ -55,11 +58,12 @@ export class Gate {
     this.billed = visitor;
   }
 
-  /** `release` runs when the request ends (at once if it has). */
-  onRelease(release: () => void): void {
-    if (this.isReleased) return release();
-    if (this.releases) this.releases.push(release);
-    else this.releases = [release];
+  /** Takes one of the billed visitor's subscription slots (42903 when none is left) until the request ends. */
+  holdSubscription(): void {
+    const visitor = this.visitor;
+    visitor.subscribe();
+    if (this.isReleased) visitor.unsubscribe(); // the request ended meanwhile: given back at once
+    else this.slotOf = visitor;
   }
 
   /** The request ended: what the guards took is given back. */
@@ -71,7 +75,7 @@ export class Gate {
   release(): void {
     if (this.isReleased) return;
     this.isReleased = true;
-    for (const release of this.releases ?? []) release();
+    this.slotOf?.unsubscribe();
   }
 }
 

@@ -5,8 +5,4 @@ import type { Guard } from './guard.js';
  * request ends: a stream until it closes, a poll while it runs (as ntfy's
  * handleSubscribeHTTP and handleSubscribeWS).
  */
-export const subscriptionLimit: Guard = (gate) => {
-  const visitor = gate.visitor;
-  visitor.subscribe();
-  gate.onRelease(() => visitor.unsubscribe());
-};
+export const subscriptionLimit: Guard = (gate) => gate.holdSubscription();

@@ -175,9 +175,8 @@ export class Subscriber {
 
   /**
    * Gives back what the guards took and lets go of the opened subscription's live topics.
-   * The subscriber cancels it itself rather than through `gate.onRelease`: the gate would
-   * hold the cancel hook, and through it the replay pipeline (~0.9 KB), for as long as
-   * the subscription is live.
+   * Only until it is live: a cancel hook held for the subscription's life would hold the
+   * replay pipeline with it (~0.9 KB).
    */
   private release(): void {
     this.gate.release();
