@@ -40,9 +40,9 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 describe('idle subscriptions — heap per subscription', () => {
-  // Here 1.0–1.1 KB (WebSocket) and 1.3 KB (SSE) each, 2.5 and 4.2 KB before issue 22's
-  // work (0.67 and 1.1 KB at 10,000 in the bench, bench/README.md). The budgets leave room
-  // for a field or two, not for a pipeline, a set of closures or a request held per subscription.
+  // Here 1.0–1.1 KB (WebSocket) and 1.3 KB (SSE) each, 1.9 and 3.3 KB before issue 22's
+  // idle work (0.66 and 1.1 KB at 10,000 in the bench, bench/README.md). The budgets leave
+  // room for a field or two, not for a pipeline, a set of closures or a request held per subscription.
   const budgets = { ws: 1.5, sse: 2.0 };
   for (const format of ['ws', 'sse'] as const) {
     it(`${format}: 1,000 live idle subscriptions hold under ${budgets[format]} KB of the server's heap each`, async () => {
