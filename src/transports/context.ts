@@ -20,9 +20,9 @@ import type { RejectionLog } from './http/rejections.js';
 import type { RequestInfo } from './http/request.js';
 import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
-import type { Connection } from './subscribe/subscriber.js';
 import type { HttpSink } from './subscribe/http-sink.js';
 import type { Keepalives } from './subscribe/keepalives.js';
+import type { Connection } from './subscribe/subscriber.js';
 import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
