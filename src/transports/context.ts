@@ -18,9 +18,8 @@ import type { TopicRegistry } from '../streams/topics.js';
 import type { Visitors } from '../visitors/visitors.js';
 import type { RejectionLog } from './http/rejections.js';
 import type { RequestInfo } from './http/request.js';
-import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
-import type { HttpSink } from './subscribe/http-sink.js';
+import type { StreamFanout } from './subscribe/stream-fanout.js';
 import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
@@ -44,8 +43,8 @@ export interface ServerContext {
   visitors: Visitors;
   stats: Stats;
   flusher: TurnFlusher;
-  /** Unfiltered HTTP stream subscribers, grouped by topic. */
-  fanout: FanoutGroups<HttpSink>;
+  /** Unfiltered HTTP stream subscribers, grouped by their set of topics. */
+  fanout: StreamFanout;
   /** Open subscriber connections, each with the function that ends it at shutdown. */
   connections: Set<() => void>;
   /** The same subscriptions counted by format and by topic (the live dashboard). */
