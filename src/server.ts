@@ -35,10 +35,9 @@ import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
 import { uws, type ListenOptions, type us_listen_socket } from './transports/http/uws.js';
 import { findRoute, webSocketGuards } from './transports/routes.js';
-import { FanoutGroups } from './transports/subscribe/fanout-groups.js';
 import { TurnFlusher } from './transports/subscribe/flusher.js';
-import type { HttpSink } from './transports/subscribe/http-sink.js';
 import { Keepalives } from './transports/subscribe/keepalives.js';
+import { StreamFanout } from './transports/subscribe/stream-fanout.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
@@ -91,6 +90,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
+  const flusher = new TurnFlusher();
   const ctx: ServerContext = {
     config, log, cache, feed, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
@@ -98,10 +98,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       signups: config.accountCreationLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }),
-    flusher: new TurnFlusher(),
-    fanout: new FanoutGroups<HttpSink>(hub, (_topic, sinks, event) => {
-      for (const sink of sinks) sink.push(event);
-    }),
+    flusher,
+    fanout: new StreamFanout(hub, flusher),
     keepalives: new Keepalives(config.keepaliveIntervalMs),
     connections: new Set(),
     subscriptions: new SubscriptionTally(),

@@ -1,18 +1,19 @@
 import { Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { atTurnEnd } from '../streams/turn-end.js';
 
 export interface BufferTurnOptions {
   /** Emit as soon as this many values are buffered; 0 means no limit. */
   maxSize: number;
   /** Wait this long for more values; 0 means until the current event-loop turn ends. */
   maxWaitMs: number;
-  /** Where the wait runs; tests pass a TestScheduler. Default: setImmediate / setTimeout. */
+  /** Where the wait runs; tests pass a TestScheduler. Default: atTurnEnd / setTimeout. */
   scheduler?: SchedulerLike;
 }
 
 /**
  * Collects values into arrays: everything that arrives in one event-loop turn (or within
  * maxWaitMs) is emitted together. This is the group commit of DESIGN.md: all publishes
- * whose bodies completed in one uWS poll become one cache transaction. setImmediate runs
+ * whose bodies completed in one uWS poll become one cache transaction. atTurnEnd runs
  * after the poll phase, so one turn spans every socket that was readable.
  */
 export function bufferTurn<T>({ maxSize, maxWaitMs, scheduler }: BufferTurnOptions): OperatorFunction<T, T[]> {
@@ -38,8 +39,7 @@ export function bufferTurn<T>({ maxSize, maxWaitMs, scheduler }: BufferTurnOptio
           const t = setTimeout(flush, maxWaitMs);
           cancelTimer = () => clearTimeout(t);
         } else {
-          const t = setImmediate(flush);
-          cancelTimer = () => clearImmediate(t);
+          cancelTimer = atTurnEnd(flush);
         }
       };
 

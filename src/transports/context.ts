@@ -18,10 +18,9 @@ import type { TopicRegistry } from '../streams/topics.js';
 import type { Visitors } from '../visitors/visitors.js';
 import type { RejectionLog } from './http/rejections.js';
 import type { RequestInfo } from './http/request.js';
-import type { FanoutGroups } from './subscribe/fanout-groups.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
-import type { HttpSink } from './subscribe/http-sink.js';
 import type { Keepalives } from './subscribe/keepalives.js';
+import type { StreamFanout } from './subscribe/stream-fanout.js';
 import type { Connection } from './subscribe/subscriber.js';
 import type { WebSite } from './web/site.js';
 
@@ -46,8 +45,8 @@ export interface ServerContext {
   visitors: Visitors;
   stats: Stats;
   flusher: TurnFlusher;
-  /** Unfiltered HTTP stream subscribers, grouped by topic. */
-  fanout: FanoutGroups<HttpSink>;
+  /** Unfiltered HTTP stream subscribers, grouped by their set of topics. */
+  fanout: StreamFanout;
   /** The HTTP streams' keepalive events, every keepalive-interval. */
   keepalives: Keepalives;
   /** Open subscriber connections, ended at shutdown. */

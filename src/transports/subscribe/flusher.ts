@@ -1,12 +1,15 @@
+import { atTurnEnd } from '../../streams/turn-end.js';
+
 export interface Flushable {
   flush(): void;
 }
 
 /**
- * Runs each marked sink's flush once, after the current event-loop turn. Everything a
- * subscriber got in one turn goes out in one corked write: one syscall instead of one per
- * message (DESIGN.md measured 0.3 M vs 1.3 M deliveries/s), and never from inside another
- * request's handler, which would defeat uWS's batching.
+ * Runs each marked sink's flush once, at the end of the current event-loop turn (after the
+ * turn's commit: see atTurnEnd). Everything a subscriber got in one turn goes out in one
+ * corked write: one syscall instead of one per message (DESIGN.md measured 0.3 M vs 1.3 M
+ * deliveries/s), and never from inside another request's handler, which would defeat
+ * uWS's batching.
  */
 export class TurnFlusher {
   private dirty = new Set<Flushable>();
@@ -16,7 +19,7 @@ export class TurnFlusher {
     this.dirty.add(sink);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.run);
+      atTurnEnd(this.run);
     }
   }
 
