@@ -63,6 +63,14 @@ async function started(limit = 1 << 20): Promise<{ sink: HttpSink; lines: LineSt
   return { sink: entry.sink, lines, entry };
 }
 
+/** A started stream, the one member of a fan-out group. */
+async function grouped(limit?: number): Promise<{ sink: HttpSink; lines: LineStream; entry: Opened; group: StreamGroup }> {
+  const stream = await started(limit);
+  const group = new StreamGroup(flusher);
+  group.add(stream.sink);
+  return { ...stream, group };
+}
+
 async function nextIds(lines: LineStream, count: number): Promise<unknown[]> {
   const ids: unknown[] = [];
   for (let i = 0; i < count; i++) ids.push(idOf(await lines.next()));
@@ -82,18 +90,14 @@ function stalledClient(): Promise<Socket> {
 
 describe('http sink — in a stream group', () => {
   it('takes the group’s events of a turn in one write, in order', async () => {
-    const { sink, lines } = await started();
-    const group = new StreamGroup(flusher);
-    group.add(sink);
+    const { lines, group } = await grouped();
     for (const id of ['a', 'b', 'c']) group.deliver(event(id));
     assert.deepEqual(await nextIds(lines, 3), ['a', 'b', 'c']);
     lines.close();
   });
 
   it('a frame of its own (a keepalive) goes out between the group’s events it came between', async () => {
-    const { sink, lines } = await started();
-    const group = new StreamGroup(flusher);
-    group.add(sink);
+    const { sink, lines, group } = await grouped();
     group.deliver(event('a'));
     sink.push(event('keepalive'));
     group.deliver(event('b'));
@@ -118,9 +122,7 @@ describe('http sink — in a stream group', () => {
   });
 
   it('end() sends the group’s events of the turn before ending the response', async () => {
-    const { sink, lines } = await started();
-    const group = new StreamGroup(flusher);
-    group.add(sink);
+    const { sink, lines, group } = await grouped();
     group.deliver(event('last'));
     sink.end();
     assert.deepEqual(await nextIds(lines, 1), ['last']);
@@ -129,9 +131,7 @@ describe('http sink — in a stream group', () => {
   });
 
   it('a client that reads is never dropped, however much one turn holds', async () => {
-    const { sink, lines, entry } = await started(1000);
-    const group = new StreamGroup(flusher);
-    group.add(sink);
+    const { lines, entry, group } = await grouped(1000);
     const body = 'x'.repeat(5000);
     for (let i = 0; i < 20; i++) group.deliver(event(String(i), body));
     assert.deepEqual(await nextIds(lines, 20), Array.from({ length: 20 }, (_, i) => String(i)));
