@@ -6,7 +6,7 @@ import { openStores } from '../../src/store/index.js';
 import { publish, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { basic, ntfyFiles, quietOutput, tocsinConfig, v213 } from './ntfy-fixtures.js';
+import { basic, ntfyFiles, quietOutput, tocsinConfig, v213, v213Summary } from './ntfy-fixtures.js';
 
 /** `tocsin import ntfy` into MongoDB (FerretDB): the main path, as on the embedded stores. */
 
@@ -32,15 +32,7 @@ describe('import ntfy 2.13 into MongoDB', { skip: ferretDbSkip() }, () => {
   after(() => s?.server.close());
 
   it('imports every kind of record, and a second run adds nothing', async () => {
-    assert.deepEqual(first.lines(false), [
-      'users             4 read, 3 added, 1 deleted accounts',
-      'tiers             2 read, 2 added',
-      'access entries    5 read, 5 added',
-      'reservations      2 read, 2 added',
-      'tokens            2 read, 2 added',
-      'messages          13 read, 12 added, 1 expired',
-      'attachment files  1 read, 1 added',
-    ]);
+    assert.deepEqual(first.lines(false), v213Summary);
     const again = await importNtfy({ config: target.config, source: files, dryRun: false, out: quietOutput() });
     assert.deepEqual([again.addedOf('users'), again.addedOf('tokens'), again.addedOf('messages'), again.addedOf('attachment files')], [0, 0, 0, 0]);
     const stores = await openStores(target.config, { error: () => undefined });

@@ -72,6 +72,17 @@ export const v213 = {
   photoBytes: Buffer.from('\x89PNG\r\n\x1a\nfixture image bytes', 'latin1'),
 };
 
+/** The summary an import of the 2.13.0 fixture into empty stores reports. */
+export const v213Summary = [
+  'users             4 read, 3 added, 1 deleted accounts',
+  'tiers             2 read, 2 added',
+  'access entries    5 read, 5 added',
+  'reservations      2 read, 2 added',
+  'tokens            2 read, 2 added',
+  'messages          13 read, 12 added, 1 expired',
+  'attachment files  1 read, 1 added',
+];
+
 export const v129 = {
   alerts: ['xvC3cJ605UCW', 'nF5OeapjCX1t', '30zCgldCemap', '8cAHiBvo79cJ', 'kzC52Yfyye4f'],
   scheduled: 'UAfX27FwIGWV',

@@ -1,7 +1,21 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
+import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import type { RawValues } from '../../src/config/load.js';
 import { Mailbox } from './clients.js';
 import { tempDir } from './server.js';
+
+/** The client tests' server access: phil (password `secret`, token `token`) owns `secret*`, which everyone else is denied. */
+export function philAccess(dir: string, token: string): RawValues {
+  return {
+    'auth-file': join(dir, 'auth.db'),
+    'auth-default-access': 'read-write',
+    'auth-users': [`phil:${bcrypt.hashSync('secret', 4)}:user`],
+    'auth-access': ['phil:secret*:rw', '*:secret*:deny-all'],
+    'auth-tokens': [`phil:${token}:cli`],
+  };
+}
 
 const bin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
 

@@ -3,8 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import bcrypt from 'bcryptjs';
-import { runClient, type ClientRun } from '../../support/cli-client.js';
+import { philAccess, runClient, type ClientRun } from '../../support/cli-client.js';
 import { LineStream, type Json } from '../../support/clients.js';
 import { SmtpSink } from '../../support/smtp.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/server.js';
@@ -22,11 +21,7 @@ before(async () => {
     'attachment-cache-dir': join(dir, 'attachments'),
     'smtp-sender-addr': sink.address,
     'smtp-sender-from': 'tocsin@example.com',
-    'auth-file': join(dir, 'auth.db'),
-    'auth-default-access': 'read-write',
-    'auth-users': [`phil:${bcrypt.hashSync('secret', 4)}:user`],
-    'auth-access': ['phil:secret*:rw', '*:secret*:deny-all'],
-    'auth-tokens': [`phil:${token}:cli`],
+    ...philAccess(dir, token),
   });
 });
 after(() => s.server.close());

@@ -3,8 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import bcrypt from 'bcryptjs';
-import { ClientProcess, runClient } from '../../support/cli-client.js';
+import { ClientProcess, philAccess, runClient } from '../../support/cli-client.js';
 import type { Json } from '../../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../../support/server.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
@@ -15,13 +14,7 @@ const token = 'tk_0123456789abcdefghijklmnopqrs';
 const dir = tempDir();
 let s: TestServer;
 before(async () => {
-  s = await startTestServer({
-    'auth-file': join(dir, 'auth.db'),
-    'auth-default-access': 'read-write',
-    'auth-users': [`phil:${bcrypt.hashSync('secret', 4)}:user`],
-    'auth-access': ['phil:secret*:rw', '*:secret*:deny-all'],
-    'auth-tokens': [`phil:${token}:cli`],
-  });
+  s = await startTestServer(philAccess(dir, token));
 });
 after(() => s.server.close());
 
