@@ -67,9 +67,9 @@ describe('MemoryIndexes', () => {
   it('undoes the changes of a transaction that throws, in both indexes', () => {
     const { db, indexes } = twoConnections();
     const before = { id: 'before000001', topic: 'b', time: 0, seq: 1 };
-    indexes.added(before);
+    indexes.added([before]);
     const transaction = db.transaction(() => {
-      indexes.added({ id: 'rolledback01', topic: 'r', time: 0, seq: 2 });
+      indexes.added([{ id: 'rolledback01', topic: 'r', time: 0, seq: 2 }]);
       indexes.removed(before);
       throw new Error('rolled back');
     });

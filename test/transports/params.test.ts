@@ -50,6 +50,15 @@ describe('parameter table', () => {
     assert.equal(param(request({ 'X-Title': '  ' }, 't=q'), 'title'), 'q');
   });
 
+  it('a copy of a request with other headers or query (a JSON publish rewritten) reads its own', () => {
+    const plain = request({ 'Content-Length': '5' });
+    assert.equal(param(plain, 'title'), '');
+    const copy: RequestInfo = { ...plain, headers: new Map([['x-title', 'From JSON']]) };
+    assert.equal(param(copy, 'title'), 'From JSON');
+    assert.equal(param({ ...copy, query: parseQuery('p=5') }, 'priority'), '5');
+    assert.equal(param(plain, 'title'), '', 'the original is unchanged');
+  });
+
   it('decodes RFC 2047 header values but not query values', () => {
     assert.equal(param(request({ Title: '=?UTF-8?B?w7w=?=' }), 'title'), 'ü');
     assert.equal(param(request({}, 'title==?UTF-8?B?w7w=?='), 'title'), '=?UTF-8?B?w7w=?=');

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { IdIndex } from './id-index.js';
+import { MultiRowInsert } from './multi-row-insert.js';
 
 /** A cached message as its indexes know it. */
 export interface Indexed {
@@ -33,6 +34,7 @@ type Change = readonly [op: 'added' | 'removed', id: string, seq: number];
 export class MemoryIndexes {
   private readonly ids = new IdIndex();
   private readonly statements;
+  private readonly addTopics: MultiRowInsert;
   private dataVersion = -1;
   /** Every row at or below this seq is indexed (or gone since). */
   private indexed = 0;
@@ -54,11 +56,11 @@ export class MemoryIndexes {
       topicsAfter: db.prepare('INSERT OR IGNORE INTO memory.topic_index (topic, time, seq) SELECT topic, time, seq FROM messages WHERE seq > ?'),
       holds: db.prepare('SELECT 1 FROM messages WHERE seq = ? AND id = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) FROM messages').pluck(),
-      addTopic: db.prepare('INSERT INTO memory.topic_index (topic, time, seq) VALUES (?, ?, ?)'),
       removeTopic: db.prepare('DELETE FROM memory.topic_index WHERE topic = ? AND time = ? AND seq = ?'),
       clearTopics: db.prepare('DELETE FROM memory.topic_index'),
       topics: db.prepare('SELECT DISTINCT topic FROM memory.topic_index').pluck(),
     };
+    this.addTopics = new MultiRowInsert(db, 'INSERT INTO memory.topic_index (topic, time, seq)', 3);
     this.sync();
   }
 
@@ -90,12 +92,14 @@ export class MemoryIndexes {
     return this.statements.topics.all() as string[];
   }
 
-  /** The cache inserted a message. */
-  added({ id, topic, time, seq }: Indexed): void {
-    this.statements.addTopic.run(topic, time, seq);
-    this.ids.add(id, seq);
-    this.indexed = Math.max(this.indexed, seq);
-    this.journal?.push(['added', id, seq]);
+  /** The cache inserted messages. */
+  added(rows: readonly Indexed[]): void {
+    this.addTopics.run(rows.map(({ topic, time, seq }) => [topic, time, seq]));
+    for (const { id, seq } of rows) {
+      this.ids.add(id, seq);
+      this.indexed = Math.max(this.indexed, seq);
+      this.journal?.push(['added', id, seq]);
+    }
   }
 
   /** The cache deleted a message's row. */

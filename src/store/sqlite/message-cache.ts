@@ -3,12 +3,18 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { MemoryIndexes } from './memory-indexes.js';
+import { MultiRowInsert } from './multi-row-insert.js';
 import { ReplayReader } from './replay-reader.js';
 import { openCacheSchema } from './schema.js';
 import { writeFailure } from './write-error.js';
 
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
+
+/** A row as the INSERT takes it: id, topic, time, expires, published, json, sequence_id. */
+type Row = [id: string, topic: string, time: number, expires: number, published: 0 | 1, json: string, sid: string | null];
+
+const rowOf = ({ message: m, json, published }: CacheEntry): Row => [m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null];
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
@@ -22,7 +28,6 @@ const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_de
  * reads first), since one holding a read snapshot while it waits would make SQLite fail at once.
  */
 export class SqliteMessageCache implements MessageCache {
-  private readonly insert: Database.Statement;
   private readonly insertBatch: Database.Transaction<(entries: readonly CacheEntry[]) => Added>;
   private readonly importBatch: Database.Transaction<(entries: readonly CacheEntry[]) => number>;
   private readonly releaseBatch: Database.Transaction<(ids: readonly string[]) => Outbound[]>;
@@ -34,36 +39,45 @@ export class SqliteMessageCache implements MessageCache {
     openCacheSchema(db);
     const indexes = new MemoryIndexes(db);
     this.indexes = indexes;
-    this.insert = db.prepare(
-      'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    /** Inserts a row (the INSERT's columns, in order) and indexes its id. */
-    const store = (...row: [id: string, topic: string, time: number, expires: number, published: 0 | 1, json: string, sid: string | null]): number => {
-      const seq = Number(this.insert.run(...row).lastInsertRowid);
-      indexes.added({ id: row[0], topic: row[1], time: row[2], seq });
-      return seq;
+    const inserts = new MultiRowInsert(db, 'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id)', 7);
+    /** Inserts the rows in order, indexes them, and returns their seqs. */
+    const store = (rows: readonly Row[]): number[] => {
+      if (rows.length === 0) return [];
+      const first = inserts.run(rows) - rows.length + 1;
+      const seqs = rows.map((_, i) => first + i);
+      indexes.added(rows.map(([id, topic, time], i) => ({ id, topic, time, seq: first + i })));
+      return seqs;
     };
-    const storeEntry = ({ message: m, json, published }: CacheEntry): number => store(m.id, m.topic, m.time, m.expires ?? 0, published ? 1 : 0, json, m.sequence_id ?? null);
     const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id, time, seq').raw(true);
     this.insertBatch = db.transaction((entries: readonly CacheEntry[]) => {
       indexes.sync();
       const replaced: string[] = [];
-      const seqs = entries.map((entry) => {
+      const seqs: number[] = [];
+      const ids = new Set<string>();
+      let rows: Row[] = [];
+      for (const entry of entries) {
         const m = entry.message;
-        if (indexes.seqOf(m.id) !== undefined) throw new Error(`the cache already holds a message with id ${m.id}`);
+        if (ids.has(m.id) || indexes.seqOf(m.id) !== undefined) throw new Error(`the cache already holds a message with id ${m.id}`);
+        ids.add(m.id);
         if (m.sequence_id !== undefined && replacing.has(m.event)) {
+          // The rows before it go in first: one of them may be the message it replaces.
+          seqs.push(...store(rows));
+          rows = [];
           for (const [id, time, seq] of deleteWaiting.all(m.topic, m.sequence_id) as [string, number, number][]) {
             indexes.removed({ id, topic: m.topic, time, seq });
             replaced.push(id);
           }
         }
-        return storeEntry(entry);
-      });
+        rows.push(rowOf(entry));
+      }
+      seqs.push(...store(rows));
       return { seqs, replaced };
     });
     this.importBatch = db.transaction((entries: readonly CacheEntry[]) => {
       indexes.sync();
-      return entries.filter((entry) => indexes.seqOf(entry.message.id) === undefined && storeEntry(entry)).length;
+      const ids = new Set<string>();
+      const fresh = entries.filter(({ message: { id } }) => !ids.has(id) && indexes.seqOf(id) === undefined && ids.add(id));
+      return store(fresh.map(rowOf)).length;
     });
     // Re-inserting takes a fresh seq: the message is delivered now, after messages
     // committed while it waited, and since=<id> must see it after those.
@@ -76,7 +90,7 @@ export class SqliteMessageCache implements MessageCache {
         if (waiting === undefined || !row) return [];
         const [topic, time, expires, json] = row;
         indexes.removed({ id, topic, time, seq: waiting });
-        return [Outbound.stored(json, store(id, topic, time, expires, 1, json, null))];
+        return [Outbound.stored(json, store([[id, topic, time, expires, 1, json, null]])[0] as number)];
       });
     });
     this.replays = new ReplayReader(db, indexes);

@@ -21,6 +21,11 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       const { seqs: more } = await cache.add([entry(message('b'))]);
       assert.equal(seqs.length, 2);
       assert.ok((seqs[0] as number) < (seqs[1] as number) && (seqs[1] as number) < (more[0] as number));
+      const many = Array.from({ length: 150 }, () => message('many'));
+      const { seqs: manySeqs } = await cache.add(many.map((m) => entry(m)));
+      assert.equal(manySeqs.length, 150);
+      assert.ok(manySeqs.every((seq, i) => seq > (i === 0 ? (more[0] as number) : (manySeqs[i - 1] as number))));
+      assert.deepEqual(await ids(cache, 'many', { kind: 'all' }), many.map((m) => m.id));
     });
 
     it('a batch that fails leaves none of its entries', async () => {
@@ -33,6 +38,9 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(await cache.count(), 1);
       await cache.add([entry(fresh)]);
       assert.deepEqual(await ids(cache, 'atomic', { kind: 'id', id: held.id }), [fresh.id], 'the failed batch left no trace of its ids');
+      const twice = message('atomic');
+      await assert.rejects(cache.add([entry(twice), entry(twice)]), 'an id twice in one batch fails it');
+      assert.equal(await cache.count(), 2);
     });
 
     it('replay honours since: all, latest, none, time and id (unknown id means all)', async () => {
@@ -81,6 +89,11 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.deepEqual((await cache.add([entry(del)])).replaced, [second.id]);
       assert.deepEqual(await cache.release([second.id]), [], 'a deleted message is never delivered');
       assert.deepEqual(await ids(cache, 'r2', { kind: 'all' }, true), [elsewhere.id], 'other topics keep theirs');
+      const waiting = message('r3', { time: now + 60, sequence_id: 'one' });
+      const replacing = message('r3', { sequence_id: 'one' });
+      const { replaced } = await cache.add([entry(message('r3')), entry(waiting, false), entry(replacing)]);
+      assert.deepEqual(replaced, [waiting.id], 'one batch: the scheduled message before its replacement is replaced');
+      assert.equal((await ids(cache, 'r3', { kind: 'all' }, true)).length, 2);
     });
 
     it('replay keeps the newest messages that fit maxBytes and reports truncation', async () => {
