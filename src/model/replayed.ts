@@ -1,3 +1,4 @@
+import type { Replay } from '../store/message-cache.js';
 import { Outbound } from './outbound.js';
 
 /**
@@ -8,10 +9,12 @@ import { Outbound } from './outbound.js';
  */
 export class Replayed {
   private constructor(
-    readonly json: readonly string[],
+    private source: readonly string[] | (() => readonly string[]),
     /** The JSON's UTF-8 bytes: what the subscriber's bandwidth pays for the replay. */
     readonly bytes: number,
     private parsed: readonly Outbound[] | undefined,
+    /** The JSON as lines (each followed by '\n'), when the cache read it as one block. */
+    readonly lines?: Buffer,
   ) {}
 
   /** `bytes`: of `json`, as the cache counted them. */
@@ -19,9 +22,20 @@ export class Replayed {
     return new Replayed(json, bytes, undefined);
   }
 
+  /** A cache's replay, kept as the block it was read in when it was (see Replay.lines). */
+  static of(replay: Replay): Replayed {
+    return new Replayed(() => replay.json, replay.bytes, undefined, replay.lines);
+  }
+
   static ofEvents(events: readonly Outbound[]): Replayed {
     const json = events.map((e) => e.json);
     return new Replayed(json, json.reduce((sum, j) => sum + Buffer.byteLength(j), 0), events);
+  }
+
+  /** The messages' JSON, oldest first (split out of `lines` at first use). */
+  get json(): readonly string[] {
+    if (typeof this.source === 'function') this.source = this.source();
+    return this.source;
   }
 
   get events(): readonly Outbound[] {

@@ -31,6 +31,12 @@ export interface Replay {
    * an object per message cost it more than reading them.
    */
   json: string[];
+  /**
+   * The same messages as JSON lines (each JSON followed by '\n'), when the cache read them
+   * as one block: a JSON stream writes it as it is, and `json` may be split out of it only
+   * when asked for.
+   */
+  lines?: Buffer;
   /** Their UTF-8 bytes in all (counted for the cap anyway; the subscriber's bandwidth pays them). */
   bytes: number;
   /** True when older messages were left out to respect maxBytes. */

@@ -75,7 +75,7 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
 /** The spec's replay order across topics: by time; each topic keeps its own order. */
 function mergeByTime(replays: Replay[]): Replayed {
   const [only] = replays;
-  if (only && replays.length === 1) return Replayed.ofJson(only.json, only.bytes);
+  if (only && replays.length === 1) return Replayed.of(only);
   const events = replays.flatMap((r) => r.json.map((json) => Outbound.stored(json)));
   return Replayed.ofEvents(events.sort((a, b) => a.head.time - b.head.time));
 }

@@ -189,9 +189,12 @@ export const routes: readonly Route[] = [
   },
 ];
 
+/** The routes of each method, in table order: a publish tries the ~25 of its method, not all ~70. */
+const routesByMethod = new Map<string, Route[]>();
+for (const route of routes) for (const method of route.methods) routesByMethod.set(method, [...(routesByMethod.get(method) ?? []), route]);
+
 export function findRoute(method: string, path: string): { handle: Handler; groups: string[] } | undefined {
-  for (const route of routes) {
-    if (!route.methods.includes(method)) continue;
+  for (const route of routesByMethod.get(method) ?? []) {
     const match = route.pattern.exec(path);
     if (match) return { handle: route.handle, groups: match.slice(1) };
   }

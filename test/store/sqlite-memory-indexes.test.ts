@@ -66,10 +66,10 @@ describe('MemoryIndexes', () => {
 
   it('undoes the changes of a transaction that throws, in both indexes', () => {
     const { db, indexes } = twoConnections();
-    const before = { id: 'before000001', topic: 'b', time: 0, seq: 1 };
+    const before = { id: 'before000001', topic: 'b', time: 0, seq: 1, size: 2 };
     indexes.added([before]);
     const transaction = db.transaction(() => {
-      indexes.added([{ id: 'rolledback01', topic: 'r', time: 0, seq: 2 }]);
+      indexes.added([{ id: 'rolledback01', topic: 'r', time: 0, seq: 2, size: 2 }]);
       indexes.removed(before);
       throw new Error('rolled back');
     });

@@ -37,6 +37,30 @@ describe('sqlite cache size', () => {
   });
 });
 
+describe('sqlite replay as one block', () => {
+  it('reads a whole topic under the cap as JSON lines in one block, oldest first; pages otherwise', async () => {
+    const store = openSqliteStore(join(tempDir(), 'block.db'));
+    after(() => store.close());
+    const older = message('blk', { time: now - 100 });
+    const newer = message('blk', { time: now - 10 });
+    // Committed newest first: the block still comes in time order.
+    await store.cache.add([entry(newer), entry(older), entry(message('blk', { time: now + 60 }), false)]);
+    const all = await store.cache.replay({ topic: 'blk', since: { kind: 'all' }, scheduled: false, maxBytes: 1e6 });
+    const lines = `${messageJson(older)}\n${messageJson(newer)}\n`;
+    assert.equal(all.lines?.toString(), lines);
+    assert.deepEqual(all.json, [messageJson(older), messageJson(newer)]);
+    assert.equal(all.bytes, Buffer.byteLength(lines) - 2);
+    const since = await store.cache.replay({ topic: 'blk', since: { kind: 'time', time: now - 50 }, scheduled: false, maxBytes: 1e6 });
+    assert.equal(since.lines?.toString(), `${messageJson(newer)}\n`);
+    const none = await store.cache.replay({ topic: 'nothing', since: { kind: 'all' }, scheduled: false, maxBytes: 1e6 });
+    assert.deepEqual([none.json, none.lines], [[], undefined]);
+    const byId = await store.cache.replay({ topic: 'blk', since: { kind: 'id', id: newer.id }, scheduled: false, maxBytes: 1e6 });
+    assert.deepEqual([byId.json, byId.lines], [[messageJson(older)], undefined], 'since=<id> (commit order) reads its few messages in a page');
+    const capped = await store.cache.replay({ topic: 'blk', since: { kind: 'all' }, scheduled: false, maxBytes: Buffer.byteLength(messageJson(newer)) });
+    assert.deepEqual([capped.json, capped.lines, capped.truncated], [[messageJson(newer)], undefined, true], 'over the cap: the newest that fit, from pages');
+  });
+});
+
 describe('cache schema', () => {
   it('migrates a version 1 file: its messages stay and scheduled ones keep their sequence id', async () => {
     const file = join(tempDir(), 'v1.db');

@@ -16,7 +16,8 @@ type Change = readonly [op: 'added' | 'removed', id: string, seq: number];
  * The cache's two indexes, held in memory instead of in the file: the id's (an IdIndex,
  * for `since=<id>`, a scheduled message's release, attachment expiry and the one-id-once
  * rule) and the topic's (`memory.topic_index`, an in-memory SQLite table on the same
- * connection, which replays join to the messages by seq). Both keys are random across
+ * connection, which replays join to the messages by seq; it holds each message's JSON
+ * size, so a replay knows whether a topic fits its cap without reading the messages). Both keys are random across
  * messages (ids by design; topics once there are many), so in a B-tree of the file every
  * insert dirtied a 4 KB page of its own, written to the WAL and again at the checkpoint:
  * on disk 30 µs of CPU and 110 µs of wall time a message with 10,000 topics, against
@@ -48,19 +49,19 @@ export class MemoryIndexes {
     private readonly staleCheckMs = 60_000,
   ) {
     db.exec(`ATTACH DATABASE ':memory:' AS memory;
-      CREATE TABLE memory.topic_index (topic TEXT NOT NULL, time INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (topic, time, seq)) WITHOUT ROWID;`);
+      CREATE TABLE memory.topic_index (topic TEXT NOT NULL, time INTEGER NOT NULL, seq INTEGER NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (topic, time, seq)) WITHOUT ROWID;`);
     this.statements = {
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       // In chunks through all(): iterate() costs a native call a row, 2 s for a million.
       idsAfter: db.prepare('SELECT seq, id FROM messages WHERE seq > ? ORDER BY seq LIMIT 16384').raw(true),
-      topicsAfter: db.prepare('INSERT OR IGNORE INTO memory.topic_index (topic, time, seq) SELECT topic, time, seq FROM messages WHERE seq > ?'),
+      topicsAfter: db.prepare('INSERT OR IGNORE INTO memory.topic_index (topic, time, seq, size) SELECT topic, time, seq, octet_length(json) FROM messages WHERE seq > ?'),
       holds: db.prepare('SELECT 1 FROM messages WHERE seq = ? AND id = ?').pluck(),
       count: db.prepare('SELECT COUNT(*) FROM messages').pluck(),
       removeTopic: db.prepare('DELETE FROM memory.topic_index WHERE topic = ? AND time = ? AND seq = ?'),
       clearTopics: db.prepare('DELETE FROM memory.topic_index'),
       topics: db.prepare('SELECT DISTINCT topic FROM memory.topic_index').pluck(),
     };
-    this.addTopics = new MultiRowInsert(db, 'INSERT INTO memory.topic_index (topic, time, seq)', 3);
+    this.addTopics = new MultiRowInsert(db, 'INSERT INTO memory.topic_index (topic, time, seq, size)', 4);
     this.sync();
   }
 
@@ -92,9 +93,9 @@ export class MemoryIndexes {
     return this.statements.topics.all() as string[];
   }
 
-  /** The cache inserted messages. */
-  added(rows: readonly Indexed[]): void {
-    this.addTopics.run(rows.map(({ topic, time, seq }) => [topic, time, seq]));
+  /** The cache inserted messages (`size`: their JSON's UTF-8 bytes). */
+  added(rows: readonly (Indexed & { size: number })[]): void {
+    this.addTopics.run(rows.map(({ topic, time, seq, size }) => [topic, time, seq, size]));
     for (const { id, seq } of rows) {
       this.ids.add(id, seq);
       this.indexed = Math.max(this.indexed, seq);

@@ -45,7 +45,7 @@ export class SqliteMessageCache implements MessageCache {
       if (rows.length === 0) return [];
       const first = inserts.run(rows) - rows.length + 1;
       const seqs = rows.map((_, i) => first + i);
-      indexes.added(rows.map(([id, topic, time], i) => ({ id, topic, time, seq: first + i })));
+      indexes.added(rows.map(([id, topic, time, , , json], i) => ({ id, topic, time, seq: first + i, size: Buffer.byteLength(json) })));
       return seqs;
     };
     const deleteWaiting = db.prepare('DELETE FROM messages WHERE topic = ? AND sequence_id = ? AND published = 0 RETURNING id, time, seq').raw(true);

@@ -12,6 +12,20 @@ interface Key {
 
 const start: Key = { time: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
 
+/** The WHERE clause of each selection, after the topic's and the expiry's. */
+const conditions: Record<Selection, string> = {
+  all: 'published = 1',
+  allScheduled: '1',
+  time: 'published = 1 AND t.time >= @since',
+  timeScheduled: 't.time >= @since',
+  afterSeq: 'published = 1 AND t.seq > @since',
+  afterSeqScheduled: '(t.seq > @since OR published = 0)',
+};
+
+function mapSelections<T>(of: (where: string) => T): Record<Selection, T> {
+  return Object.fromEntries(Object.entries(conditions).map(([selection, where]) => [selection, of(where)])) as Record<Selection, T>;
+}
+
 /**
  * Rows of the first page. A replay stops reading at its byte cap, so rows are read in pages
  * newest first; later pages are sized from the bytes per row seen so far, so that a replay
@@ -28,6 +42,8 @@ const firstPage = 1000;
  */
 export class ReplayReader {
   private readonly pages: Record<Selection, Database.Statement>;
+  private readonly blocks: Record<Selection, Database.Statement>;
+  private readonly sizeOf: Database.Statement;
   private readonly timeOfSeq: Database.Statement;
   private readonly committedAfter: Database.Statement;
   private readonly inTransaction: (q: ReplayQuery) => Replay;
@@ -36,21 +52,20 @@ export class ReplayReader {
     db: Database.Database,
     private readonly indexes: MemoryIndexes,
   ) {
-    const select = (where: string): Database.Statement =>
-      db
-        .prepare(
-          `SELECT m.json FROM memory.topic_index t JOIN messages m ON m.seq = t.seq
-           WHERE t.topic = @topic AND m.expires > @now AND ${where} AND (t.time, t.seq) < (@time, @seq) ORDER BY t.time DESC, t.seq DESC LIMIT @limit`,
-        )
-        .pluck();
-    this.pages = {
-      all: select('published = 1'),
-      allScheduled: select('1'),
-      time: select('published = 1 AND t.time >= @since'),
-      timeScheduled: select('t.time >= @since'),
-      afterSeq: select('published = 1 AND t.seq > @since'),
-      afterSeqScheduled: select('(t.seq > @since OR published = 0)'),
-    };
+    const rows = (where: string): string => `memory.topic_index t JOIN messages m ON m.seq = t.seq WHERE t.topic = @topic AND m.expires > @now AND ${where}`;
+    const page = (where: string): Database.Statement =>
+      db.prepare(`SELECT m.json FROM ${rows(where)} AND (t.time, t.seq) < (@time, @seq) ORDER BY t.time DESC, t.seq DESC LIMIT @limit`).pluck();
+    this.pages = mapSelections(page);
+    // The subquery's order is the topic index's (no sort), and the aggregate keeps it.
+    const block = (where: string): Database.Statement =>
+      db.prepare(`SELECT CAST(group_concat(json || char(10), '') AS BLOB), sum(octet_length(json)) FROM (SELECT m.json FROM ${rows(where)} ORDER BY t.time, t.seq)`).raw(true);
+    this.blocks = mapSelections(block);
+    // By the sizes in the topic index, which count expired and waiting messages too: a sum
+    // under the cap is sure, one over it may not be. A message's JSON takes 100 bytes at the
+    // least, so past maxBytes / 100 messages the whole cannot fit: no more are summed.
+    this.sizeOf = db.prepare(
+      `SELECT IFNULL(sum(size), 0), count(*) FROM (SELECT size FROM memory.topic_index WHERE topic = @topic AND time >= @since ORDER BY time DESC, seq DESC LIMIT @rows)`,
+    ).raw(true);
     this.timeOfSeq = db.prepare('SELECT time FROM messages WHERE seq = ?').pluck();
     // By seq: the rows after the position are the newest commits, usually none.
     this.committedAfter = db.prepare('SELECT id, json FROM messages WHERE topic = ? AND seq > ?').raw(true);
@@ -70,10 +85,39 @@ export class ReplayReader {
     const seq = since.kind === 'id' ? this.indexes.seqOf(since.id) : undefined;
     const selection: Selection = since.kind === 'time' ? 'time' : seq !== undefined ? 'afterSeq' : 'all';
     const params = { topic: q.topic, now: Math.floor(Date.now() / 1000), since: since.kind === 'time' ? since.time : (seq ?? 0) };
-    const statement = this.pages[scheduled && since.kind !== 'latest' ? (`${selection}Scheduled` as const) : selection];
-    const { json, bytes, truncated } = this.newestWithin(statement, params, q.maxBytes, since.kind === 'latest');
-    json.reverse();
-    return { json, bytes, truncated, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, q.livePosition, json) };
+    const chosen = scheduled && since.kind !== 'latest' ? (`${selection}Scheduled` as const) : selection;
+    const whole = since.kind !== 'latest' && selection !== 'afterSeq' ? this.whole(this.blocks[chosen], params, q.maxBytes) : undefined;
+    const replay = whole ?? this.paged(this.pages[chosen], params, q.maxBytes, since.kind === 'latest');
+    return { ...replay, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, q.livePosition, replay) };
+  }
+
+  /**
+   * All the messages selected, as one block of JSON lines, when the topic index says they
+   * fit `maxBytes`: one statement, and no string per message (10,000 messages: 2.5 ms
+   * against 4.8 for their strings and 1.7 more to write those into a block).
+   */
+  private whole(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number): Omit<Replay, 'maybeLive'> | undefined {
+    const rows = Math.ceil(maxBytes / 100);
+    const [size, count] = this.sizeOf.get({ topic: params.topic, since: params.since, rows }) as [number, number];
+    if (size > maxBytes || count === rows) return undefined;
+    const [lines, bytes] = statement.get(params) as [Buffer | null, number | null];
+    if (lines === null) return { json: [], bytes: 0, truncated: false };
+    let json: string[] | undefined;
+    return {
+      lines,
+      bytes: bytes ?? 0,
+      truncated: false,
+      get json() {
+        return (json ??= lines.toString('utf8', 0, lines.length - 1).split('\n'));
+      },
+    };
+  }
+
+  /** The newest messages that fit `maxBytes`, read in pages newest first, oldest first. */
+  private paged(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive'> {
+    const replay = this.newestWithin(statement, params, maxBytes, single);
+    replay.json.reverse();
+    return replay;
   }
 
   /** The newest rows whose JSON fits `maxBytes`, newest first (`single`: the newest row only). */
@@ -109,10 +153,10 @@ export class ReplayReader {
    * usually none; a candidate counts only if the replay holds it (not past the cap, not
    * before `since`), which its stored JSON, unique by id, tells.
    */
-  private maybeLive(topic: string, position: number, replayed: readonly string[]): string[] {
+  private maybeLive(topic: string, position: number, replayed: Pick<Replay, 'json'>): string[] {
     const after = this.committedAfter.all(topic, position) as [string, string][];
     if (after.length === 0) return [];
-    const held = new Set(replayed);
+    const held = new Set(replayed.json);
     return after.filter(([, json]) => held.has(json)).map(([id]) => id);
   }
 }

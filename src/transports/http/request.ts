@@ -30,14 +30,15 @@ export interface Seen {
 export function snapshot(req: HttpRequest, res: HttpResponse): RequestInfo {
   const headers = new Map<string, string>();
   req.forEach((name, value) => {
-    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+    const earlier = headers.get(name);
+    headers.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
   });
   return {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
     headers,
     query: parseQuery(req.getQuery() ?? ''),
-    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString('latin1'), // an address is ASCII
     seen: {},
   };
 }
