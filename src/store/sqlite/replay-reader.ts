@@ -38,7 +38,8 @@ const firstPage = 1000;
  * native call per page instead of one per row (`iterate`), and no array per row — read that
  * way, 10,000 rows took 2–3 ms instead of 7–11 ms (and 5–6 ms as `[seq, json]` rows). A
  * replay reads in one read transaction, so its pages and `maybeLive` see the same commits.
- * A topic's messages are found through the topic index in memory, joined by seq.
+ * A topic's messages are found through the topic index in memory, joined by seq. A replay
+ * of all or since a time that its sizes say fits the cap is read as one block instead.
  */
 export class ReplayReader {
   private readonly pages: Record<Selection, Database.Statement>;
