@@ -24,11 +24,30 @@ describe('bufferTurn', () => {
     });
   });
 
-  it('flushes at once when maxSize is reached', () => {
+  it('flushes without waiting when maxSize is reached', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
       expectObservable(cold('abc|').pipe(bufferTurn({ maxSize: 2, maxWaitMs: 5, scheduler: ts }))).toBe('-x-(y|)', { x: ['a', 'b'], y: ['c'] });
     });
+  });
+
+  it('a full buffer goes out after the values of the same moment, in arrays of maxSize', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      expectObservable(cold('(abc)---d|').pipe(bufferTurn({ maxSize: 2, maxWaitMs: 5, scheduler: ts }))).toBe('(xy)-----(z|)', { x: ['a', 'b'], y: ['c'], z: ['d'] });
+      expectObservable(cold('(abcde|)').pipe(bufferTurn({ maxSize: 2, maxWaitMs: 5, scheduler: ts }))).toBe('(xyz|)', { x: ['a', 'b'], y: ['c', 'd'], z: ['e'] });
+    });
+  });
+
+  it('without a scheduler, a full buffer waits for the turn to end', async () => {
+    const source = new Subject<number>();
+    const batches: number[][] = [];
+    const sub = source.pipe(bufferTurn({ maxSize: 2, maxWaitMs: 0 })).subscribe((b) => batches.push(b));
+    [1, 2, 3, 4, 5].forEach((n) => source.next(n));
+    assert.deepEqual(batches, [], 'nothing inside the turn');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(batches, [[1, 2], [3, 4], [5]]);
+    sub.unsubscribe();
   });
 
   it('passes an error through', () => {
