@@ -9,7 +9,8 @@ import { Outbound } from './outbound.js';
  */
 export class Replayed {
   private constructor(
-    private source: readonly string[] | (() => readonly string[]),
+    /** Where the JSON is read from: a cache's replay splits it out of its block at first use. */
+    private readonly source: Pick<Replay, 'json'>,
     /** The JSON's UTF-8 bytes: what the subscriber's bandwidth pays for the replay. */
     readonly bytes: number,
     private parsed: readonly Outbound[] | undefined,
@@ -17,25 +18,19 @@ export class Replayed {
     readonly lines?: Buffer,
   ) {}
 
-  /** `bytes`: of `json`, as the cache counted them. */
-  static ofJson(json: readonly string[], bytes: number): Replayed {
-    return new Replayed(json, bytes, undefined);
-  }
-
-  /** A cache's replay, kept as the block it was read in when it was (see Replay.lines). */
-  static of(replay: Replay): Replayed {
-    return new Replayed(() => replay.json, replay.bytes, undefined, replay.lines);
+  /** A cache's replay (`bytes`: of its JSON, as the cache counted them), kept as the block it was read in when it was. */
+  static of(replay: Pick<Replay, 'json' | 'bytes' | 'lines'>): Replayed {
+    return new Replayed(replay, replay.bytes, undefined, replay.lines);
   }
 
   static ofEvents(events: readonly Outbound[]): Replayed {
     const json = events.map((e) => e.json);
-    return new Replayed(json, json.reduce((sum, j) => sum + Buffer.byteLength(j), 0), events);
+    return new Replayed({ json }, json.reduce((sum, j) => sum + Buffer.byteLength(j), 0), events);
   }
 
-  /** The messages' JSON, oldest first (split out of `lines` at first use). */
+  /** The messages' JSON, oldest first. */
   get json(): readonly string[] {
-    if (typeof this.source === 'function') this.source = this.source();
-    return this.source;
+    return this.source.json;
   }
 
   get events(): readonly Outbound[] {

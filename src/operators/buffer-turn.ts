@@ -26,12 +26,10 @@ export function bufferTurn<T>({ maxSize, maxWaitMs, scheduler }: BufferTurnOptio
     new Observable<T[]>((subscriber) => {
       let buffer: T[] = [];
       let cancelTimer: (() => void) | undefined;
-      let full = false;
 
       const flush = (): void => {
         cancelTimer?.();
         cancelTimer = undefined;
-        full = false;
         const values = buffer;
         buffer = [];
         const size = maxSize > 0 ? maxSize : values.length;
@@ -53,8 +51,8 @@ export function bufferTurn<T>({ maxSize, maxWaitMs, scheduler }: BufferTurnOptio
       const subscription = source.subscribe({
         next: (value) => {
           buffer.push(value);
-          if (maxSize > 0 && buffer.length >= maxSize && !full) {
-            full = true;
+          // Reached once per batch: from then on the flush waits only for the turn's end.
+          if (buffer.length === maxSize) {
             cancelTimer?.();
             startTimer(0);
           } else if (!cancelTimer) startTimer(maxWaitMs);

@@ -22,17 +22,17 @@ function frameByFrame(format: StreamFormat): Buffer {
 describe('replay block — a replay written at once', () => {
   for (const format of streamFormats) {
     it(`${format}: the same bytes as a frame per message, from the stored JSON and from events`, () => {
-      assert.deepEqual(replayBlock(format, Replayed.ofJson(json, bytes)), frameByFrame(format));
+      assert.deepEqual(replayBlock(format, Replayed.of({ json, bytes })), frameByFrame(format));
       assert.deepEqual(replayBlock(format, Replayed.ofEvents(json.map((j) => Outbound.stored(j)))), frameByFrame(format));
     });
 
     it(`${format}: an empty replay is no bytes`, () => {
-      assert.equal(replayBlock(format, Replayed.ofJson([], 0)).length, 0);
+      assert.equal(replayBlock(format, Replayed.of({ json: [], bytes: 0 })).length, 0);
     });
   }
 
   it('json: lines of the stored JSON in UTF-8, multi-byte characters included', () => {
-    const block = replayBlock('json', Replayed.ofJson(json, bytes));
+    const block = replayBlock('json', Replayed.of({ json, bytes }));
     assert.equal(block.toString('utf8'), `${json.join('\n')}\n`);
     assert.equal(block.length, bytes + 3);
     assert.ok(bytes > json.join('').length, 'ü and 🔔 take more bytes than UTF-16 units');
@@ -41,7 +41,7 @@ describe('replay block — a replay written at once', () => {
 
 describe('replayed — the messages of a replay', () => {
   it('events are parsed from the stored JSON on first use, once', () => {
-    const replay = Replayed.ofJson(json, bytes);
+    const replay = Replayed.of({ json, bytes });
     const events = replay.events;
     assert.deepEqual(events.map((e) => [e.head.id, e.head.event]), messages.map((m) => [m.id, m.event]));
     assert.equal(replay.events, events);
