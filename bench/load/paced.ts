@@ -26,6 +26,7 @@ interface Conn {
 }
 
 const headerEnd = Buffer.from('\r\n\r\n');
+const ok = Buffer.from('200');
 
 /** Length of the first complete response in `buf`, or 0 if it is not complete yet. */
 function responseLength(buf: Buffer): number {
@@ -45,6 +46,8 @@ serveCommands({
       const request = Buffer.from(`POST /${topic} HTTP/1.1\r\nHost: ${base.host}\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`);
       const latencies: number[] = [];
       const backlog: number[] = [];
+      /** How late this client noticed each request was due: its own lag, which the latencies include. */
+      const lags: number[] = [];
       let failed = 0;
       const conns: Conn[] = [];
       const dispatch = (conn: Conn): void => {
@@ -61,7 +64,7 @@ serveCommands({
           conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
           const n = responseLength(conn.buffer);
           if (n === 0) return;
-          if (!conn.buffer.subarray(9, 12).equals(Buffer.from('200'))) failed++;
+          if (!conn.buffer.subarray(9, 12).equals(ok)) failed++;
           conn.buffer = conn.buffer.subarray(n);
           latencies.push(performance.now() - conn.scheduled);
           conn.busy = false;
@@ -75,7 +78,9 @@ serveCommands({
       const tick = (): void => {
         const now = performance.now();
         while (issued < total && start + (issued * 1000) / rate <= now) {
-          backlog.push(start + (issued * 1000) / rate);
+          const scheduled = start + (issued * 1000) / rate;
+          backlog.push(scheduled);
+          lags.push(now - scheduled);
           issued++;
         }
         for (const conn of conns) if (!conn.busy && backlog.length > 0) dispatch(conn);
@@ -83,7 +88,8 @@ serveCommands({
         else {
           for (const c of conns) c.socket.destroy();
           latencies.sort((a, b) => a - b);
-          resolve({ sent: latencies.length, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) });
+          lags.sort((a, b) => a - b);
+          resolve({ sent: latencies.length, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), lagP99: percentile(lags, 99), lagMax: lags[lags.length - 1] ?? NaN });
         }
       };
       setTimeout(tick, 200);

@@ -3,6 +3,7 @@ import { cpuSeconds, runQueueSeconds } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
 import { metricsVariant } from './publish-metrics.js';
+import { storageVariant } from './publish-storage.js';
 
 const connections = 64;
 
@@ -33,7 +34,7 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
   const half = Math.max(1, Math.round(oneTopicRps / 2));
-  const pace = (seconds: number): Promise<{ p50: number; p99: number }> =>
+  const pace = (seconds: number): Promise<{ p50: number; p99: number; lagP99: number }> =>
     load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
   await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
   // The server's CPU and its threads' wait for a core tell a server that cannot keep up
@@ -44,9 +45,15 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   const halfParams = { topics: 1, load: '50%', client: 'paced' };
   fig('publish p50 at half rate', paced.p50, 'ms', 'lower', halfParams);
   fig('publish p99 at half rate', paced.p99, 'ms', 'lower', halfParams);
+  // The latencies count from each request's due time, so the client's own lateness (its
+  // core taken by other processes) is in them too: this tells such a round apart.
+  fig('publish paced client lag p99 at half rate', paced.lagP99, 'ms', 'lower', halfParams);
   if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
   if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% of a core', 'lower', halfParams);
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
-  if (target.name === 'tocsin') figures.push(...(await metricsVariant(run, { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 })));
+  if (target.name === 'tocsin') {
+    const oneTopic = { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 };
+    figures.push(...(await metricsVariant(run, oneTopic)), ...(await storageVariant(run, oneTopic)));
+  }
   return figures;
 };

@@ -36,6 +36,11 @@ describe('bench — quick mode', () => {
     assert.deepEqual(limits, ['on', 'off (exempt)']);
     const metrics = rows.filter((r) => r.scenario === 'publish' && (r.params as { metrics?: string }).metrics !== undefined).map((r) => (r.params as { metrics: string }).metrics);
     assert.deepEqual(metrics, ['off', 'on, scraped every second', 'off', 'on, scraped every second']);
+    const stored = rows.filter((r) => r.scenario === 'publish' && r.name === 'publish rate' && (r.params as { cache?: string }).cache !== undefined);
+    assert.deepEqual(stored.map((r) => (r.params as { cache: string }).cache), ['memory', 'none']);
+    assert.ok(stored.every((r) => (r.value as number) > 0));
+    const lag = rows.find((r) => r.server === 'tocsin' && r.name === 'publish paced client lag p99 at half rate');
+    assert.ok(typeof lag?.value === 'number' && lag.value >= 0 && lag.value < 10_000);
     const email = new Set(rows.filter((r) => r.scenario === 'email').map((r) => r.name));
     for (const name of ['server main-thread CPU per publish', 'publish p99 at a fixed rate', 'mail in: end of DATA to subscriber p99']) assert.ok(email.has(name), name);
   });
