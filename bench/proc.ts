@@ -144,3 +144,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] as number;
 }
+
+/** Measures the CPU a process spends while `work` runs, per request it reports (µs; undefined when unreadable or none). */
+export async function cpuPerRequest<T extends { requests: number }>(pid: number | undefined, work: () => Promise<T>): Promise<{ result: T; micros: number | undefined }> {
+  const before = cpuSeconds(pid);
+  const result = await work();
+  const after = cpuSeconds(pid);
+  return { result, micros: before === undefined || after === undefined || result.requests === 0 ? undefined : (1e6 * (after - before)) / result.requests };
+}

@@ -1,6 +1,6 @@
 import type { Figure } from '../figures.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
-import { cpuSeconds } from '../proc.js';
+import { cpuPerRequest } from '../proc.js';
 import { startTocsin } from '../targets.js';
 
 /** What each fresh server stores: its cache in memory, or nothing (`cache-duration 0`). */
@@ -21,14 +21,10 @@ export async function storageVariant(run: (l: HttpLoad) => Promise<HttpLoadResul
   for (const { cache, settings } of variants) {
     const server = await startTocsin({ settings: [...settings] });
     try {
-      const cpuBefore = cpuSeconds(server.pid);
-      const r = await run({ ...load, url: server.url });
-      const cpuAfter = cpuSeconds(server.pid);
+      const { result: r, micros } = await cpuPerRequest(server.pid, () => run({ ...load, url: server.url }));
       const params = { topics: load.topics, connections: load.connections, cache };
       figures.push({ scenario: 'publish', name: 'publish rate', value: r.rps, unit: 'req/s', better: 'higher', params });
-      if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) {
-        figures.push({ scenario: 'publish', name: 'publish server CPU per request', value: (1e6 * (cpuAfter - cpuBefore)) / r.requests, unit: 'µs', better: 'lower', params });
-      }
+      if (micros !== undefined) figures.push({ scenario: 'publish', name: 'publish server CPU per request', value: micros, unit: 'µs', better: 'lower', params });
     } finally {
       await server.stop();
     }

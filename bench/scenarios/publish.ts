@@ -1,5 +1,5 @@
 import type { Figure, Scenario } from '../figures.js';
-import { cpuSeconds, runQueueSeconds } from '../proc.js';
+import { cpuPerRequest, cpuSeconds, runQueueSeconds } from '../proc.js';
 import type { HttpLoad, HttpLoadResult } from '../load/autocannon.js';
 import { hasWrk, runWrk } from '../load/wrk.js';
 import { metricsVariant } from './publish-metrics.js';
@@ -22,14 +22,12 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   };
   let oneTopicRps = 0;
   for (const topics of [1, 10000]) {
-    const cpuBefore = cpuSeconds(target.pid);
-    const r = await run({ url: target.url, topics, connections, durationSeconds: sizes.publishSeconds, rate: 0 });
-    const cpuAfter = cpuSeconds(target.pid);
+    const { result: r, micros } = await cpuPerRequest(target.pid, () => run({ url: target.url, topics, connections, durationSeconds: sizes.publishSeconds, rate: 0 }));
     if (topics === 1) oneTopicRps = r.rps;
     fig('publish rate', r.rps, 'req/s', 'higher', { topics, client });
     fig('publish p50', r.p50, 'ms', 'lower', { topics, client });
     fig('publish p99', r.p99, 'ms', 'lower', { topics, client });
-    if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) fig('publish server CPU per request', (1e6 * (cpuAfter - cpuBefore)) / r.requests, 'µs', 'lower', { topics, client });
+    if (micros !== undefined) fig('publish server CPU per request', micros, 'µs', 'lower', { topics, client });
   }
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
@@ -50,7 +48,7 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   fig('publish paced client lag p99 at half rate', paced.lagP99, 'ms', 'lower', halfParams);
   if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
   if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% of a core', 'lower', halfParams);
-  figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: { topics: 1, load: '50%', client: 'paced' } });
+  figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: halfParams });
   if (target.name === 'tocsin') {
     const oneTopic = { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 };
     figures.push(...(await metricsVariant(run, oneTopic)), ...(await storageVariant(run, oneTopic)));
