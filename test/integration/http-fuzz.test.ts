@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import webpush from 'web-push';
 import { send, ntfyCode, type Answer } from '../support/fuzz-client.js';
 import { encodeRequest, fuzzRequest, type FuzzRequest } from '../support/fuzz-requests.js';
 import { spawnServer, tempDir, type ChildServer } from '../support/server.js';
@@ -20,6 +21,7 @@ const inFlight = 32;
 const uwsMethods = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 const dir = tempDir();
+const vapid = webpush.generateVAPIDKeys();
 // Started at the top level: spawnServer registers its own cleanup, which inside `before` would run as `before` ends.
 const starting = spawnServer([
   '--base-url', 'http://files.example',
@@ -29,6 +31,10 @@ const starting = spawnServer([
   '--enable-login', 'true',
   '--enable-signup', 'true',
   '--enable-reservations', 'true',
+  '--web-push-public-key', vapid.publicKey,
+  '--web-push-private-key', vapid.privateKey,
+  '--web-push-file', join(dir, 'webpush.db'),
+  '--web-push-email-address', 'admin@files.example',
 ]);
 let server: ChildServer;
 let port: number;

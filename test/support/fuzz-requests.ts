@@ -14,7 +14,14 @@ const junk = fc.oneof(
   fc.stringMatching(/^(%[0-9A-Fa-f]{0,2}|[\\/.?#&=;,: ]|[a-z]){0,30}$/),
 );
 
+/** Issue 33, finding 1 and 6: a topic named many times, and many distinct fresh topics. */
+const manyTopics = fc.oneof(
+  fc.tuple(topic, fc.integer({ min: 2, max: 1500 })).map(([t, n]) => Array(n).fill(t).join(',')),
+  fc.tuple(fc.stringMatching(/^[a-z]{1,3}$/), fc.integer({ min: 1, max: 1200 })).map(([prefix, n]) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(',')),
+);
+
 const path = fc.oneof(
+  fc.tuple(manyTopics, fc.constantFrom('/json', '/sse', '/raw', '/ws', '/auth')).map(([ts, s]) => `/${ts}${s}`),
   fc.tuple(topic, fc.constantFrom('', '/json', '/sse', '/raw', '/ws', '/auth', '/publish', '/send', '/trigger', '/seq1', '/seq1/clear', '/seq1/read')).map(([t, s]) => `/${t}${s}`),
   fc.tuple(fc.array(topic, { minLength: 1, maxLength: 4 }), fc.constantFrom('/json', '/sse', '/raw', '/ws')).map(([ts, s]) => `/${ts.join(',')}${s}`),
   fc.constantFrom('/', '/v1/health', '/v1/config', '/config.js', '/v1/stats', '/v1/account', '/v1/account/token', '/v1/account/password', '/v1/account/settings', '/v1/account/subscription', '/v1/account/reservation', '/v1/account/reservation/t', '/v1/users', '/v1/users/access', '/file/abc', '/file/abc.txt', '/file/', '//', '/%00', '/static/x', '/metrics', '/_matrix/push/v1/notify', '/v1/webpush'),
@@ -22,7 +29,10 @@ const path = fc.oneof(
 );
 
 const priority = fc.oneof(fc.constantFrom('1', '5', '0', '6', 'max', 'urgent', 'loud', 'u=1, i', 'u=9', '-1', '1e9', ''), junk);
-const delay = fc.oneof(fc.constantFrom('10s', '1m', '30m', '3d', '4d', '0', '-5m', 'tomorrow, 9am', 'never', '99999999999999999999', '1e400', 'Tuesday 7pm', '1h30m', 'in 5 minutes'), fc.integer().map(String), junk);
+/** Issue 33, findings 3, 4 and 7: values long enough that a quadratic parse or an uncounted size shows. */
+const long = fc.tuple(fc.constantFrom('=?a?B?!', '=?', 'jan', 't', '9', 'tomorrow ', '\u00fc'), fc.constantFrom(' ', '!', '=?', 'a', '1 '), fc.integer({ min: 100, max: 20_000 }), fc.constantFrom('', '?=', '!'))
+  .map(([head, unit, n, tail]) => head + unit.repeat(n) + tail);
+const delay = fc.oneof(long, fc.constantFrom('10s', '1m', '30m', '3d', '4d', '0', '-5m', 'tomorrow, 9am', 'never', '99999999999999999999', '1e400', 'Tuesday 7pm', '1h30m', 'in 5 minutes'), fc.integer().map(String), junk);
 const since = fc.oneof(fc.constantFrom('all', 'latest', 'none', '10m', '0', '-1', 'abcdefghijkl', '1e30', '99999999999999999999'), fc.integer().map(String), junk);
 const action = fc.oneof(
   fc.constantFrom('view, Open, https://x', 'http, Go, https://x, method=GET, body=x', 'copy, Copy, v', 'broadcast, B, extras.a=b', 'jump, x', '"unclosed', "view, 'a\\'b', https://x", 'view, Open, https://x; view, Two, https://y; view, 3, https://z; view, 4, https://w'),
@@ -31,24 +41,30 @@ const action = fc.oneof(
   junk,
 );
 const template = fc.oneof(fc.constantFrom('yes', '1', 'no', 'github', 'grafana', 'alertmanager', 'missing', '../etc/passwd', '{{'), junk);
-const templateText = fc.oneof(fc.constantFrom('{{.a}}', '{{range .x}}{{.}}{{end}}', '{{template "x"}}', '{{', '{{.a.b.c}}', '{{printf "%s" .}}', '{{range $i := until 100000}}{{$i}}{{end}}', '{{ len nil }}'), junk);
+/** Issue 33, finding 2: a value of shared structure 2^depth nodes wide, walked by a structural function. */
+const sharedStructure = fc.tuple(fc.integer({ min: 10, max: 40 }), fc.constantFrom('deepEqual $x $x', 'has $x (list $x)', 'toJson $x', 'printf "%v" $x', 'uniq (list $x $x)', 'without (list $x) $x', 'len (toString $x)', 'eq $x $x'))
+  .map(([depth, walk]) => `{{$x := list 1}}{{range $i := until ${depth}}}{{$x = list $x $x}}{{end}}{{${walk}}}`);
+const templateText = fc.oneof(sharedStructure, fc.constantFrom('{{.a}}', '{{range .x}}{{.}}{{end}}', '{{template "x"}}', '{{', '{{.a.b.c}}', '{{printf "%s" .}}', '{{range $i := until 100000}}{{$i}}{{end}}', '{{ len nil }}'), junk);
 const encoded = fc.tuple(fc.constantFrom('UTF-8', 'utf-8', 'ISO-8859-1', 'x-unknown', ''), fc.constantFrom('B', 'Q', 'X', ''), fc.oneof(fc.base64String({ maxLength: 12 }), junk)).map(([c, e, t]) => `=?${c}?${e}?${t}?=`);
 const credentials = fc.oneof(
   fc.constantFrom('Basic ' + Buffer.from('phil:pw').toString('base64'), 'Basic !!!', 'Basic ' + Buffer.from(':tk_abc').toString('base64'), 'Bearer tk_x', 'Bearer ', 'Digest x', 'Basic'),
   junk,
 );
 
+/** Issue 33, finding 8: link schemes a browser would run. */
+const link = fc.oneof(fc.constantFrom('javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'https://example.com/ok', 'mailto:a@b.c', 'geo:0,0'), junk);
+
 /** Header name → value generator; each request takes a few. */
 const headerValues: [string, fc.Arbitrary<string>][] = [
-  ['Title', fc.oneof(junk, encoded)],
-  ['Message', fc.oneof(junk, encoded)],
+  ['Title', fc.oneof(junk, encoded, long)],
+  ['Message', fc.oneof(junk, encoded, templateText)],
   ['Priority', priority],
   ['X-Priority', priority],
-  ['Tags', fc.oneof(junk, encoded)],
+  ['Tags', fc.oneof(junk, encoded, long)],
   ['Delay', delay],
   ['At', delay],
-  ['Actions', fc.oneof(action, encoded)],
-  ['Click', junk],
+  ['Actions', fc.oneof(action, encoded, link.map((url) => `view, Open, ${url}`))],
+  ['Click', link],
   ['Attach', fc.oneof(fc.constantFrom('https://example.com/a.pdf', 'ftp://x', 'https://'), junk)],
   ['Filename', junk],
   ['Icon', fc.oneof(fc.constantFrom('https://example.com/i.png', 'file:///etc'), junk)],
@@ -57,7 +73,7 @@ const headerValues: [string, fc.Arbitrary<string>][] = [
   ['Cache', fc.constantFrom('no', 'yes', 'x')],
   ['Firebase', fc.constantFrom('no', 'yes')],
   ['UnifiedPush', fc.constantFrom('1', 'yes', 'x')],
-  ['Template', template],
+  ['Template', fc.oneof(template, long)],
   ['Markdown', fc.constantFrom('yes', 'no', 'x')],
   ['Content-Type', fc.constantFrom('text/markdown', 'application/json', 'multipart/form-data', 'x')],
   ['Content-Encoding', fc.constantFrom('aes128gcm', 'gzip', 'x')],
@@ -93,12 +109,21 @@ const publishJson = fc.record(
   { requiredKeys: [] },
 ).map((o) => JSON.stringify(o));
 
+/** Issue 33, finding 5: push endpoints that smuggle another host, port or path past the allow-list. */
+const webPushJson = fc
+  .tuple(
+    fc.constantFrom('https://127.0.0.1:18299\\x.google.com/../../admin?a=b', 'https://fcm.googleapis.com/fcm/send/x', 'https://x.google.com@127.0.0.1/', 'http://x.google.com/', 'https://x.google.com:8443/', 'https://169.254.169.254%2f.google.com/', 'https://[::1]/x.google.com/', 'https://localhost./'),
+    fc.array(topic, { maxLength: 3 }),
+  )
+  .map(([endpoint, topics]) => JSON.stringify({ endpoint, auth: 'YXV0aA', p256dh: 'cDI1NmRo', topics }));
+
 const body = fc.oneof(
   fc.constant(''),
   junk,
   publishJson,
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a).toString('latin1')),
+  webPushJson,
   fc.constantFrom('{"username":"x","password":"y"}', '{"label":"l","expires":-1}', '{"topic":"t","everyone":"x"}', '{"a":'.repeat(50), 'a'.repeat(5000)),
 );
 
