@@ -190,6 +190,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     messageDelayLimitMs: duration('message-delay-limit'),
     messageDelayMinMs: duration('message-delay-min'),
     globalTopicLimit: v['global-topic-limit'] as number,
+    subscriptionTopicLimit: v['subscription-topic-limit'] as number,
     disallowedTopics: [...new Set([...(v['disallowed-topics'] as string[]), ...reservedTopics])],
     behindProxy: v['behind-proxy'] as boolean,
     proxyForwardedHeader: str('proxy-forwarded-header'),

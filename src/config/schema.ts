@@ -38,6 +38,14 @@ export const settings = {
     doc: 'Tocsin: shortest delay of a scheduled message (fixed at 10s in ntfy; shorter ones are usually a unit mistake)',
   },
   'global-topic-limit': { kind: 'int', default: 15000, doc: 'Most topics the server holds at once' },
+  'subscription-topic-limit': {
+    kind: 'int',
+    default: 250,
+    // ntfy's Android app joins every topic a user follows on one server into one connection,
+    // so the limit must sit far above what a person subscribes to; it bounds what one URL
+    // (up to 32 KB: ~4,900 short names) makes the server authorize, admit and replay.
+    doc: 'Tocsin: most distinct topics in one subscription (ntfy\'s Android app puts all of a server\'s topics in one); 40090 past it',
+  },
   'disallowed-topics': {
     kind: 'list',
     default: [],
@@ -198,6 +206,7 @@ export interface Config {
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
   globalTopicLimit: number;
+  subscriptionTopicLimit: number;
   /** The configured names, then the reserved ones (as ntfy orders them). */
   disallowedTopics: readonly string[];
   behindProxy: boolean;

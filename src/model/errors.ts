@@ -75,6 +75,8 @@ export const errors = {
   templateTooLarge: row(40056, 400, 'invalid request: template too large', `${docs}/publish/#message-templating`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
+  tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),

@@ -16,7 +16,6 @@ import { downloadBandwidth } from './guards/download-bandwidth.js';
 import { emailLimit } from './guards/email-limit.js';
 import { Gate, runGuards, type Guard } from './guards/guard.js';
 import { messageLimit } from './guards/message-limit.js';
-import { replayBandwidth } from './guards/replay-bandwidth.js';
 import { requestRate } from './guards/request-rate.js';
 import { subscriptionLimit } from './guards/subscription-limit.js';
 import { topicLimit } from './guards/topic-limit.js';
@@ -27,6 +26,7 @@ import { deleteWebPush, updateWebPush } from './webpush.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
+import { topicList } from './subscribe/topic-list.js';
 import { servePage, serveStatic } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
@@ -44,9 +44,9 @@ const publishMethods = ['PUT', 'POST'];
 
 const topicsPattern = (suffix: string): RegExp => new RegExp(`^/(${topics})/${suffix}$`);
 
-/** The topic list of `/{topics}/{suffix}`, or undefined when the path is not one. */
-export function topicsOf(path: string, suffix: string): string[] | undefined {
-  return topicsPattern(suffix).exec(path)?.[1]?.split(',');
+/** The `a,b,c` list of `/{topics}/{suffix}` (for topicList), or undefined when the path is not one. */
+export function topicsOf(path: string, suffix: string): string | undefined {
+  return topicsPattern(suffix).exec(path)?.[1];
 }
 
 /*
@@ -69,7 +69,6 @@ const sequenceEventGuards = { request: publishGuards.request, message: [messageL
 const streamGuards: SubscribeGuards = {
   request: [...reading, subscriptionLimit],
   params: [topicLimit('subscribe')],
-  opened: [replayBandwidth],
   accept: [],
 };
 
@@ -77,7 +76,6 @@ const streamGuards: SubscribeGuards = {
 export const webSocketGuards: SubscribeGuards = {
   request: [],
   params: reading,
-  opened: [replayBandwidth],
   accept: [topicLimit('subscribe'), subscriptionLimit],
 };
 
@@ -88,7 +86,7 @@ const fileGuards: FileGuards = { request: [requestRate('own')], download: [downl
 const checkAccess =
   (guards: readonly Guard[]): Handler =>
   async (ctx, ex, req, [list]) => {
-    await runGuards(guards, new Gate(ctx, req, (list as string).split(',')));
+    await runGuards(guards, new Gate(ctx, req, topicList(list as string, ctx.config.subscriptionTopicLimit)));
     ex.json({ success: true });
   };
 
@@ -111,7 +109,7 @@ const dashboardPage: Handler = (ctx, ex, req, groups) => {
 const stream =
   (format: 'json' | 'sse' | 'raw', guards: SubscribeGuards): Handler =>
   (ctx, ex, req, [list]) =>
-    handleStream(ctx, format, guards, ex, req, (list as string).split(','));
+    handleStream(ctx, format, guards, ex, req, topicList(list as string, ctx.config.subscriptionTopicLimit));
 
 /** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts (webSocketGuards). */
 export const routes: readonly Route[] = [

@@ -111,6 +111,28 @@ export class Visitor implements BucketState {
     return true;
   }
 
+  /**
+   * Takes up to `bytes` of the day's bandwidth (what is left, when less) before they are
+   * loaded, and answers how many it took; `settle` gives back what was not sent. Between
+   * the two the bytes are nobody else's: concurrent requests cannot together load more
+   * than is left. Reported to the other nodes only once settled.
+   */
+  reserve(bytes: number, now: number): number {
+    if (this.firstVisit) this.holder?.keep(this); // as transfer
+    const state = this.bandwidth(now);
+    const taken = Math.max(0, Math.min(bytes, Math.floor(tokensLeft(state, now, this.limits.bandwidth, dayMs / this.limits.bandwidth))));
+    state.tokens -= taken;
+    return taken;
+  }
+
+  /** Of `reserved` bytes taken by `reserve`, `spent` were sent: the rest is given back. */
+  settle(reserved: number, spent: number, now: number): void {
+    const state = this.bandwidth(now);
+    state.tokens = Math.min(this.limits.bandwidth, tokensLeft(state, now, this.limits.bandwidth, dayMs / this.limits.bandwidth) + reserved - spent);
+    const tally = spent > 0 ? this.tally() : undefined;
+    if (tally) tally.bytes += spent;
+  }
+
   /** The bandwidth bytes left now. */
   bandwidthLeft(now: number): number {
     return Math.floor(tokensLeft(this.bandwidth(now), now, this.limits.bandwidth, dayMs / this.limits.bandwidth));

@@ -2,16 +2,8 @@ import { messageJson, type Message } from '../../model/message.js';
 import type { Replay, ReplayQuery } from '../message-cache.js';
 import type { DroppedAttachments } from './dropped-attachments.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import { byTimeThenPosition, NewestWithin, type Found } from './newest-within.js';
 import type { ScheduledMessages } from './scheduled.js';
-
-/** A message a replay may return, at its position. */
-interface Found {
-  pos: number;
-  id: string;
-  time: number;
-  json: string;
-  attachment?: true;
-}
 
 const replayed: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
 
@@ -37,21 +29,31 @@ export class LogReplay {
     const now = Math.floor(Date.now() / 1000);
     const after = since.kind === 'id' ? await this.positionOf(since.id) : undefined;
     const fromTime = since.kind === 'time' ? since.time : -Infinity;
-    const batches = await this.log.batches.find(after === undefined ? { topics: topic } : { topics: topic, last: { $gt: after } }).toArray();
-    const published = batches.flatMap((batch) =>
-      found(batch).filter(({ event: e, pos }) => e.topic === topic && replayed.has(e.kind) && e.expires > now && e.time >= fromTime && pos > (after ?? 0)),
-    );
-    let messages: Found[] = published.map(({ event, pos }) => ({ ...event, pos })).sort(byTimeThenPosition);
-    if (since.kind === 'latest') messages = messages.slice(-1);
-    else if (q.scheduled) messages = [...messages, ...(await this.waiting(topic, now, fromTime))].sort(byTimeThenPosition);
-    const { kept, truncated } = newestWithin(messages, q.maxBytes);
+    // The batches stream past (one cursor batch at a time) and only the newest that fit
+    // maxBytes are held: a replay never holds more than it may send.
+    const within = new NewestWithin(q.maxBytes);
+    let latest: Found | undefined;
+    for await (const batch of this.log.batches.find(after === undefined ? { topics: topic } : { topics: topic, last: { $gt: after } })) {
+      for (const { event: e, pos } of found(batch)) {
+        if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after ?? 0)) continue;
+        const message = { id: e.id, time: e.time, json: e.json, pos, ...(e.attachment ? { attachment: e.attachment } : {}) };
+        if (since.kind !== 'latest') within.offer(message);
+        else if (!latest || byTimeThenPosition(message, latest) > 0) latest = message;
+      }
+    }
+    if (since.kind === 'latest') {
+      if (latest) within.offer(latest);
+    } else if (q.scheduled) {
+      for (const waiting of await this.waiting(topic, now, fromTime)) within.offer(waiting);
+    }
+    const kept = within.kept();
     const dropped = await this.dropped.among(kept.filter((m) => m.attachment).map((m) => m.id));
     const live = q.livePosition;
     const json = kept.map((m) => (dropped.has(m.id) ? withoutAttachment(m.json) : m.json));
     return {
       json,
       bytes: json.reduce((sum, j) => sum + Buffer.byteLength(j), 0),
-      truncated,
+      truncated: within.truncated,
       maybeLive: live === undefined ? [] : kept.filter((m) => m.pos > live).map((m) => m.id),
     };
   }
@@ -87,20 +89,6 @@ export class LogReplay {
 /** Each event of `batch` with its position. */
 export function found(batch: LogBatch): { event: LogEvent; pos: number }[] {
   return batch.events.map((event, i) => ({ event, pos: batch._id + i }));
-}
-
-function byTimeThenPosition(a: Found, b: Found): number {
-  return a.time - b.time || a.pos - b.pos;
-}
-
-/** The newest messages whose JSON fits `maxBytes`, oldest first. */
-function newestWithin(messages: Found[], maxBytes: number): { kept: Found[]; truncated: boolean } {
-  let bytes = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    bytes += Buffer.byteLength((messages[i] as Found).json);
-    if (bytes > maxBytes) return { kept: messages.slice(i + 1), truncated: true };
-  }
-  return { kept: messages, truncated: false };
 }
 
 function withoutAttachment(json: string): string {

@@ -34,6 +34,13 @@ function mapSelections<T>(of: (where: string) => T): Record<Selection, T> {
 const firstPage = 1000;
 
 /**
+ * The most rows a page needs to fill `bytes`, and one more to know it is full: a message's
+ * JSON takes 100 bytes at the least. A replay whose visitor has little bandwidth left
+ * (its maxBytes) reads that few rows, not a page of 1,000.
+ */
+const rowsWithin = (bytes: number): number => Math.floor(bytes / 100) + 1;
+
+/**
  * Replays of the SQLite cache. Rows come back with `.all()` as plucked JSON strings: one
  * native call per page instead of one per row (`iterate`), and no array per row — read that
  * way, 10,000 rows took 2–3 ms instead of 7–11 ms (and 5–6 ms as `[seq, json]` rows). A
@@ -126,7 +133,7 @@ export class ReplayReader {
     const json: string[] = [];
     let bytes = 0;
     let key = start;
-    let limit = single ? 1 : firstPage;
+    let limit = single ? 1 : Math.min(firstPage, rowsWithin(maxBytes));
     for (;;) {
       const page = statement.all({ ...params, ...key, limit }) as string[];
       for (const row of page) {
@@ -138,8 +145,9 @@ export class ReplayReader {
       const last = page[page.length - 1];
       if (single || page.length < limit || last === undefined) return { json, bytes, truncated: false };
       key = this.keyOf((JSON.parse(last) as { id: string }).id);
-      // Enough rows of the size seen so far to reach the cap, and one more to know it was reached.
-      limit = Math.max(firstPage, Math.ceil(((maxBytes - bytes) * json.length) / bytes) + 1);
+      // Enough rows of the size seen so far to reach the cap, and one more to know it was
+      // reached; never more than could fit, so a small allowance reads a small page.
+      limit = Math.min(rowsWithin(maxBytes - bytes), Math.max(firstPage, Math.ceil(((maxBytes - bytes) * json.length) / bytes) + 1));
     }
   }
 

@@ -1,6 +1,5 @@
 import type { User } from '../../model/access.js';
 import type { Message } from '../../model/message.js';
-import type { Opened } from '../../streams/subscription.js';
 import type { Visitor } from '../../visitors/visitors.js';
 import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
@@ -27,6 +26,8 @@ export class Gate {
    * callback in a list: those were ~0.15 KB of each idle subscription's heap.
    */
   private slotOf: Visitor | undefined;
+  /** The request's topics are held in the topic registry (a subscription's). */
+  private topicsHeld = false;
   private isReleased = false;
 
   constructor(
@@ -66,6 +67,12 @@ export class Gate {
     else this.slotOf = visitor;
   }
 
+  /** The topic registry admitted the request's topics as a subscription's: they are held until the request ends. */
+  holdTopics(): void {
+    if (this.isReleased) this.ctx.topics.leave(this.topics); // the request ended meanwhile
+    else this.topicsHeld = true;
+  }
+
   /** The request ended: what the guards took is given back. */
   get released(): boolean {
     return this.isReleased;
@@ -76,6 +83,7 @@ export class Gate {
     if (this.isReleased) return;
     this.isReleased = true;
     this.slotOf?.unsubscribe();
+    if (this.topicsHeld) this.ctx.topics.leave(this.topics);
   }
 }
 
@@ -102,12 +110,6 @@ export interface Download {
   gate: Gate;
   owner: string;
   bytes: number;
-}
-
-/** A subscription opened: its replay is read, and known in bytes. */
-export interface OpenedSubscription {
-  gate: Gate;
-  opened: Opened;
 }
 
 /**

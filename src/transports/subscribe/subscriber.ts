@@ -4,7 +4,7 @@ import type { Replayed } from '../../model/replayed.js';
 import { isEmptyFilter } from '../../operators/match-filter.js';
 import { controlOutbound, openSubscription, type Opened } from '../../streams/subscription.js';
 import { recordSlowSubscriber, replayLimitBytes, type ServerContext } from '../context.js';
-import { Gate, runGuards, type Guard, type OpenedSubscription } from '../guards/guard.js';
+import { Gate, runGuards, type Guard } from '../guards/guard.js';
 import type { RequestInfo } from '../http/request.js';
 import { billSubscriber } from './bill-subscriber.js';
 import { parseSubscribe, type SubscribeParams } from './params.js';
@@ -15,8 +15,6 @@ export interface SubscribeGuards {
   request: readonly Guard[];
   /** Once they are read, before the subscriber is billed. */
   params: readonly Guard[];
-  /** Once the subscription is opened: its replay is read, and known in bytes. */
-  opened: readonly Guard<OpenedSubscription>[];
   /** Right before the connection is accepted. */
   accept: readonly Guard[];
 }
@@ -162,14 +160,21 @@ export class Subscriber {
     this.close();
   }
 
+  /**
+   * Opens the subscription, its replay paid from the visitor's daily bandwidth as it is
+   * read (42905, sending nothing, when too little is left: see openSubscription).
+   */
   private open(): Promise<void> {
     const { gate } = this;
-    const { ctx, topics } = gate;
+    const { ctx, topics, visitor } = gate;
     const deps = { hub: ctx.hub, cache: ctx.cache, feed: ctx.feed, replayLimit: replayLimitBytes };
-    return openSubscription(deps, { topics, ...this.params }).then((opened) => {
+    const allowance = {
+      reserve: (bytes: number) => visitor.reserve(bytes, Date.now()),
+      settle: (reserved: number, spent: number) => visitor.settle(reserved, spent, Date.now()),
+    };
+    return openSubscription(deps, { topics, ...this.params }, allowance).then((opened) => {
       this.subscription = opened;
       if (gate.released) opened.cancel(); // the client left meanwhile
-      return runGuards(this.guards.opened, { gate, opened });
     });
   }
 

@@ -9,6 +9,7 @@ import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
 import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
+import { topicList } from './topic-list.js';
 import { WsBroadcast } from './ws-broadcast.js';
 
 /**
@@ -55,8 +56,8 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      const topics = topicsOf(info.path, 'ws');
-      if (!topics) return ex.error(errors.notFound);
+      const list = topicsOf(info.path, 'ws');
+      if (list === undefined) return ex.error(errors.notFound);
       const admission: Admission = {
         get gone() {
           return ex.aborted;
@@ -70,6 +71,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
         },
       };
       try {
+        const topics = topicList(list, ctx.config.subscriptionTopicLimit);
         const waiting = new Subscriber(ctx, admission, info, topics, guards).admit();
         if (waiting) waiting.catch((err: unknown) => ex.error(err));
       } catch (err) {

@@ -154,13 +154,14 @@ export function describeLiveFeed(name: string, open: Open<Store>, options: FeedS
       hub.follow(store.feed.batches$);
       const deps = { hub, cache: store.cache, feed: store.feed, replayLimit: 10 * 1024 * 1024 };
       const request = { topics: ['burst'], since: { kind: 'all' } as const, scheduled: false, filter: {}, poll: false };
+      const unlimited = { reserve: (bytes: number) => bytes, settle: () => undefined };
       const burst = Array.from({ length: 40 }, () => message('burst'));
       const received: Promise<string[]>[] = [];
       const answered: Promise<Outbound>[] = [];
       for (const [i, m] of burst.entries()) {
         answered.push(publisher.publish(m, live));
         received.push(
-          openSubscription(deps, request).then(({ replay, live$ }) =>
+          openSubscription(deps, request, unlimited).then(({ replay, live$ }) =>
             firstValueFrom(live$.pipe(take(burst.length - replay.json.length), toArray())).then((events) => idsOf([...replay.events, ...events])),
           ),
         );

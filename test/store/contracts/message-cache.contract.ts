@@ -108,6 +108,22 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.equal(replay.json[0], messageJson(all[7] as Message));
     });
 
+    it('replay within a small maxBytes: nothing past it, truncated when anything was left out (a visitor with little bandwidth left)', async () => {
+      const cache = await create();
+      const all = Array.from({ length: 1200 }, () => message('small'));
+      for (let i = 0; i < all.length; i += 200) await cache.add(all.slice(i, i + 200).map((m) => entry(m)));
+      const size = Buffer.byteLength(messageJson(all[1199] as Message));
+      const query = { topic: 'small', scheduled: false } as const;
+      const none = await cache.replay({ ...query, since: { kind: 'all' }, maxBytes: 0 });
+      assert.deepEqual([none.json, none.bytes, none.truncated], [[], 0, true]);
+      const one = await cache.replay({ ...query, since: { kind: 'id', id: (all[0] as Message).id }, maxBytes: size + 1 });
+      assert.deepEqual([one.json.map(idOf), one.bytes, one.truncated], [[(all[1199] as Message).id], size, true]);
+      const latest = await cache.replay({ ...query, since: { kind: 'latest' }, maxBytes: size - 1 });
+      assert.deepEqual([latest.json, latest.truncated], [[], true], 'the newest alone does not fit');
+      const empty = await cache.replay({ topic: 'nothing-here', since: { kind: 'all' }, scheduled: false, maxBytes: 0 });
+      assert.deepEqual([empty.json, empty.truncated], [[], false], 'an empty topic fits any allowance');
+    });
+
     it('replay of thousands of messages of one second keeps commit order, from since=id too, and caps at the newest', async () => {
       const cache = await create();
       const all = Array.from({ length: 2500 }, () => message('many', { message: 'same size' }));
