@@ -88,6 +88,8 @@ export const errors = {
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
   entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
+  // Tocsin's own: ntfy's Go server answers 431 with a plain-text body (and nginx before it 400).
+  headerFieldsTooLarge: row(43101, 431, 'request header fields too large', `${docs}/publish/#limitations`),
   tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),
   tooManyEmails: row(42902, 429, 'limit reached: too many emails', `${docs}/publish/#limitations`),
   tooManySubscriptions: row(42903, 429, 'limit reached: too many active subscriptions', `${docs}/publish/#limitations`),
