@@ -73,6 +73,8 @@ export const errors = {
   templateFileNotFound: row(40047, 400, 'invalid request: template file not found', `${docs}/publish/#message-templating`),
   templateFileInvalid: row(40048, 400, 'invalid request: template file invalid', `${docs}/publish/#message-templating`),
   templateTooLarge: row(40056, 400, 'invalid request: template too large', `${docs}/publish/#message-templating`),
+  titleTooLarge: row(40057, 400, 'invalid request: title too large', `${docs}/publish/#limitations`),
+  tagsTooLarge: row(40058, 400, 'invalid request: tags too large', `${docs}/publish/#limitations`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
