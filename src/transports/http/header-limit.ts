@@ -8,7 +8,7 @@ import type { RequestInfo } from './request.js';
  * message-title-size-limit — and an X-Message of message-size-limit: raised with that limit
  * so that such a message still fits RFC 2047 base64-encoded (4 bytes per 3).
  */
-export function headerLineLimit(messageSizeLimit: number): number {
+function headerLineLimit(messageSizeLimit: number): number {
   return Math.max(8 * 1024, Math.ceil(messageSizeLimit / 3) * 4 + 256);
 }
 
@@ -16,7 +16,7 @@ export function headerLineLimit(messageSizeLimit: number): number {
 const linesInAll = 4;
 
 /**
- * Whether a request's header lines pass the limits: answered 431 (43101) before any guard
+ * Whether a request's header lines exceed the limits: answered 431 (43101) before any guard
  * or decoding. (uWS itself closes the connection of a request head that spans reads past
  * 4 KB, or has more than ~50 headers; one that arrives in one read may be much larger.)
  */
