@@ -30,6 +30,7 @@ import { WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
 import { clientAddressOf } from './transports/client.js';
+import { headersTooLarge } from './transports/http/header-limit.js';
 import { RejectionLog } from './transports/http/rejections.js';
 import { snapshot } from './transports/http/request.js';
 import { Exchange } from './transports/http/respond.js';
@@ -214,11 +215,12 @@ function dispatch(ctx: ServerContext, ex: Exchange, req: ReturnType<typeof snaps
     if (ex.aborted) ctx.log.debug({ err, method: req.method, path: req.path }, 'client went away');
     ex.error(err);
   };
-  const route = findRoute(req.method, req.path);
-  if (!route) return fail(errors.notFound);
   // A handler that ends without an error counts as answered (ntfy counts its handler's nil).
   const answered = (): void => ctx.metrics?.answered(req.method);
   try {
+    if (headersTooLarge(req, ctx.config.messageSizeLimit)) return fail(errors.headerFieldsTooLarge); // before any route, guard or decoding
+    const route = findRoute(req.method, req.path);
+    if (!route) return fail(errors.notFound);
     const result = route.handle(ctx, ex, req, route.groups);
     if (result instanceof Promise) result.then(answered, fail);
     else answered();

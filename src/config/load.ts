@@ -93,6 +93,9 @@ function checkCombinations(c: Config): void {
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
+  // ntfy refuses them too: a limit of 0 would refuse every title, or every tag.
+  if (c.messageTitleSizeLimit <= 0) throw new ConfigError('message-title-size-limit must be greater than 0');
+  if (c.messageTagsSizeLimit <= 0) throw new ConfigError('message-tags-size-limit must be greater than 0');
   const upstream = c.upstream?.baseUrl;
   if (upstream !== undefined && !/^https?:\/\//.test(upstream)) throw new ConfigError('if set, upstream-base-url must start with http:// or https://');
   if (upstream?.endsWith('/')) throw new ConfigError('if set, upstream-base-url must not end with a slash (/)');
@@ -187,6 +190,8 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     keepaliveIntervalMs: duration('keepalive-interval'),
     managerIntervalMs: duration('manager-interval'),
     messageSizeLimit: size('message-size-limit'),
+    messageTitleSizeLimit: size('message-title-size-limit'),
+    messageTagsSizeLimit: size('message-tags-size-limit'),
     messageDelayLimitMs: duration('message-delay-limit'),
     messageDelayMinMs: duration('message-delay-min'),
     globalTopicLimit: v['global-topic-limit'] as number,

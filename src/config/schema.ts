@@ -31,6 +31,8 @@ export const settings = {
   'keepalive-interval': { kind: 'duration', default: '45s', doc: 'Interval of keepalive events on subscriber streams' },
   'manager-interval': { kind: 'duration', default: '1m', doc: 'Interval of housekeeping: each server\'s own (topics, visitors, stats) and the shared stores\' (cache pruning, expired tokens and attachments)' },
   'message-size-limit': { kind: 'size', default: '4k', doc: 'Largest message body; a larger body is treated as an attachment' },
+  'message-title-size-limit': { kind: 'size', default: '1k', doc: 'Largest title, in bytes, as ntfy 2.28+; a longer one is refused (40057)' },
+  'message-tags-size-limit': { kind: 'size', default: '512', doc: 'Most bytes of all tags together, as ntfy 2.28+; more are refused (40058)' },
   'message-delay-limit': { kind: 'duration', default: '3d', doc: 'Longest delay of a scheduled message' },
   'message-delay-min': {
     kind: 'duration',
@@ -203,6 +205,8 @@ export interface Config {
   keepaliveIntervalMs: number;
   managerIntervalMs: number;
   messageSizeLimit: number;
+  messageTitleSizeLimit: number;
+  messageTagsSizeLimit: number;
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
   globalTopicLimit: number;

@@ -73,6 +73,8 @@ export const errors = {
   templateFileNotFound: row(40047, 400, 'invalid request: template file not found', `${docs}/publish/#message-templating`),
   templateFileInvalid: row(40048, 400, 'invalid request: template file invalid', `${docs}/publish/#message-templating`),
   templateTooLarge: row(40056, 400, 'invalid request: template too large', `${docs}/publish/#message-templating`),
+  titleTooLarge: row(40057, 400, 'invalid request: title too large', `${docs}/publish/#limitations`),
+  tagsTooLarge: row(40058, 400, 'invalid request: tags too large', `${docs}/publish/#limitations`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
@@ -90,6 +92,8 @@ export const errors = {
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
   entityTooLargeJsonBody: row(41303, 413, 'JSON body too large'),
+  // Tocsin's own: ntfy's Go server answers 431 with a plain-text body (and nginx before it 400).
+  headerFieldsTooLarge: row(43101, 431, 'request header fields too large', `${docs}/publish/#limitations`),
   tooManyRequests: row(42901, 429, 'limit reached: too many requests', `${docs}/publish/#limitations`),
   tooManyEmails: row(42902, 429, 'limit reached: too many emails', `${docs}/publish/#limitations`),
   tooManySubscriptions: row(42903, 429, 'limit reached: too many active subscriptions', `${docs}/publish/#limitations`),

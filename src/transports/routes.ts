@@ -20,7 +20,7 @@ import { requestRate } from './guards/request-rate.js';
 import { subscriptionLimit } from './guards/subscription-limit.js';
 import { topicLimit } from './guards/topic-limit.js';
 import { unifiedPushPayer } from './guards/unified-push.js';
-import { boolParam } from './http/params.js';
+import { isTrueWord, rawParam } from './http/params.js';
 import { matrixDiscovery, matrixNotify, matrixPath } from './matrix.js';
 import { deleteWebPush, updateWebPush } from './webpush.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
@@ -72,10 +72,13 @@ const streamGuards: SubscribeGuards = {
   accept: [],
 };
 
-/** GET /{topics}/ws (subscribe/ws.ts): the parameters first, the topics and the slot right before the upgrade. */
+/**
+ * GET /{topics}/ws (subscribe/ws.ts): who may read before the parameters are read (and
+ * their headers decoded), as ntfy's middleware; the topics and the slot right before the upgrade.
+ */
 export const webSocketGuards: SubscribeGuards = {
-  request: [],
-  params: reading,
+  request: reading,
+  params: [],
   accept: [topicLimit('subscribe'), subscriptionLimit],
 };
 
@@ -90,9 +93,12 @@ const checkAccess =
     ex.json({ success: true });
   };
 
-/** GET /{topic}: UnifiedPush discovery, else the web app for a browser (web/pages.ts), else 404. */
+/**
+ * GET /{topic}: UnifiedPush discovery, else the web app for a browser (web/pages.ts), else
+ * 404. No guard runs here, so `up=1` is read as sent, never decoded.
+ */
 const topicPage: Handler = (ctx, ex, req) => {
-  if (boolParam(req, 'unifiedPush', false)) return ex.json({ unifiedpush: { version: 1 } });
+  if (isTrueWord(rawParam(req, 'unifiedPush'))) return ex.json({ unifiedpush: { version: 1 } });
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
 

@@ -55,6 +55,18 @@ describe('config', () => {
     assert.throws(() => loadConfig({ file: yamlFile('- a\n- b\n') }), /must be a YAML mapping/);
   });
 
+  it('title and tags limits: 1k and 512 bytes by default, size strings from env or file, 0 or negative stops startup (as ntfy)', () => {
+    const { config } = loadConfig();
+    assert.deepEqual([config.messageTitleSizeLimit, config.messageTagsSizeLimit], [1024, 512]);
+    const fromEnv = loadConfig({ env: { NTFY_MESSAGE_TITLE_SIZE_LIMIT: '2K', NTFY_MESSAGE_TAGS_SIZE_LIMIT: '1k' } }).config;
+    assert.deepEqual([fromEnv.messageTitleSizeLimit, fromEnv.messageTagsSizeLimit], [2048, 1024]);
+    const fromFile = loadConfig({ file: yamlFile('message-title-size-limit: 300\nmessage_tags_size_limit: 64\n') }).config;
+    assert.deepEqual([fromFile.messageTitleSizeLimit, fromFile.messageTagsSizeLimit], [300, 64]);
+    assert.throws(() => loadConfig({ flags: { 'message-title-size-limit': '0' } }), (err: Error) => err instanceof ConfigError && err.message === 'message-title-size-limit must be greater than 0');
+    assert.throws(() => loadConfig({ env: { NTFY_MESSAGE_TAGS_SIZE_LIMIT: '0' } }), (err: Error) => err instanceof ConfigError && err.message === 'message-tags-size-limit must be greater than 0');
+    assert.throws(() => loadConfig({ env: { NTFY_MESSAGE_TITLE_SIZE_LIMIT: '-1' } }), /invalid value for message-title-size-limit: "-1" \(must be a size/);
+  });
+
   it('account switches need an auth-file, and sign-up needs login (as ntfy)', () => {
     assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login or enable-reservations if auth-file is not set/);
     assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true } }), /cannot set enable-signup without also setting enable-login/);

@@ -256,6 +256,14 @@ iVBORw==
     assert.equal(reply, '554 5.0.0 Error: transaction failed, blame it on the weather: error: {"code":40010,"http":400,"error":"invalid request: topic name is not allowed"}');
   });
 
+  it('a subject over message-title-size-limit is refused at DATA (40057), as an HTTP title; one at the limit publishes', async () => {
+    const s = await server();
+    const reply = await refusal(sendMail(s.smtp, { to: 'ntfy-titled@ntfy.sh', subject: 's'.repeat(1025), text: 'x' }));
+    assert.match(reply, /^554 5\.0\.0 Error: transaction failed, blame it on the weather: error: \{"code":40057,"http":400,"error":"invalid request: title too large"/);
+    assert.equal(await taken(sendMail(s.smtp, { to: 'ntfy-titled@ntfy.sh', subject: 's'.repeat(1024), text: 'x' })), ok);
+    assert.equal((await only(s, 'titled')).title, 's'.repeat(1024));
+  });
+
   it('visitor limits apply to the sending address: the request bucket (42901), then nothing more is published', async () => {
     const s = await server({ 'visitor-request-limit-burst': 2, 'visitor-request-limit-replenish': '1h' });
     assert.equal(await taken(sendMail(s.smtp, { to: 'ntfy-lim@ntfy.sh', text: 'one' })), ok);

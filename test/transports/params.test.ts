@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boolParam, listParam, param, paramAliases } from '../../src/transports/http/params.js';
+import { boolParam, listParam, param, paramAliases, rawParam } from '../../src/transports/http/params.js';
 import { parseQuery, type RequestInfo } from '../../src/transports/http/request.js';
 
 const request = (headers: Record<string, string> = {}, query = ''): RequestInfo => ({
@@ -62,6 +62,15 @@ describe('parameter table', () => {
   it('decodes RFC 2047 header values but not query values', () => {
     assert.equal(param(request({ Title: '=?UTF-8?B?w7w=?=' }), 'title'), 'ü');
     assert.equal(param(request({}, 'title==?UTF-8?B?w7w=?='), 'title'), '=?UTF-8?B?w7w=?=');
+  });
+
+  it('rawParam reads as param does (headers, then the query, trimmed) but never decodes', () => {
+    const req = request({ 'X-Template': ' =?UTF-8?B?eWVz?= ', Tpl: 'no' }, 'up=1');
+    assert.equal(rawParam(req, 'template'), '=?UTF-8?B?eWVz?=');
+    assert.equal(param(req, 'template'), 'yes');
+    assert.equal(rawParam(req, 'unifiedPush'), '1');
+    assert.equal(rawParam(request({ 'X-Template': '  ' }, 'tpl=yes'), 'template'), 'yes');
+    assert.equal(rawParam(request(), 'template'), '');
   });
 
   it('booleans: 1/yes/true are true, anything else false, absent the default', () => {

@@ -86,6 +86,22 @@ export function param(req: RequestInfo, name: ParamName): string {
   return '';
 }
 
+/**
+ * The parameter's trimmed value as sent, not RFC 2047 decoded, or '' when absent: for the
+ * checks made before the guards run, which must not decode what a refused request sent.
+ */
+export function rawParam(req: RequestInfo, name: ParamName): string {
+  if ((present(req) & (paramBits.get(name) as number)) === 0) return '';
+  const aliases = paramAliases[name];
+  for (const map of [req.headers, req.query]) {
+    for (const alias of aliases) {
+      const value = map.get(alias)?.trim();
+      if (value) return value;
+    }
+  }
+  return '';
+}
+
 const trueWords = ['1', 'yes', 'true'];
 const falseWords = ['0', 'no', 'false'];
 

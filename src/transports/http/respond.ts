@@ -17,6 +17,7 @@ const statusText: Record<number, string> = {
   413: '413 Request Entity Too Large',
   416: '416 Range Not Satisfiable',
   429: '429 Too Many Requests',
+  431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
   507: '507 Insufficient Storage',

@@ -1,3 +1,5 @@
+import { TextDecoder } from 'node:util';
+
 /**
  * RFC 2047 encoded-words in header values ("=?UTF-8?B?...?=", "=?UTF-8?Q?...?="), which
  * ntfy accepts for clients whose HTTP library cannot send UTF-8 headers. This follows
@@ -6,33 +8,39 @@
  * the text around them kept, white space between two words is dropped, a word that does
  * not decode stays as it was, and an unknown charset leaves the whole value as sent.
  * (libmime's decodeWords differs on these edges, so ntfy's scan is written out here.)
+ *
+ * In time linear in the value's length: Go's scan looks for the closing `?=` afresh from
+ * every `=?`, so `=?a?B?!` repeated made it quadratic (60 KB cost 1 s). Here the `?` and
+ * `?=` found are kept and reused while they lie ahead of the scan (the first one at or past
+ * a position stays the first one at or past any later position before it).
  */
 export function decodeHeaderValue(raw: string): string {
   if (!raw.includes('=?')) return raw;
+  const find = new Finder(raw);
+  const decoders = new Map<string, TextDecoder | undefined>();
   let out = '';
-  let rest = raw;
+  let at = 0; // everything before `at` is in `out`, or dropped white space between words
+  let from = 0; // where to look for the next `=?`
   let betweenWords = false;
   for (;;) {
-    const start = rest.indexOf('=?');
+    const start = raw.indexOf('=?', from);
     if (start === -1) break;
-    const word = readWord(rest, start);
+    const word = readWord(raw, start, find);
     if (word === undefined) break;
     const bytes = word.encoding === 'B' ? decodeB(word.text) : word.encoding === 'Q' ? decodeQ(word.text) : undefined;
     if (bytes === undefined) {
       betweenWords = false;
-      out += rest.slice(0, start + 2);
-      rest = rest.slice(start + 2);
+      from = start + 2; // the failed word's `=?` is kept as text, from `at`
       continue;
     }
-    const before = rest.slice(0, start);
-    if (start > 0 && (!betweenWords || /\S/.test(before))) out += before;
-    const text = decodeCharset(word.charset, bytes);
+    if (start > at && (!betweenWords || /\S/.test(raw.slice(at, start)))) out += raw.slice(at, start);
+    const text = decodeCharset(decoders, word.charset, bytes);
     if (text === undefined) return raw;
     out += text;
-    rest = rest.slice(word.end);
+    at = from = word.end;
     betweenWords = true;
   }
-  return out + rest;
+  return out + raw.slice(at);
 }
 
 interface Word {
@@ -44,10 +52,36 @@ interface Word {
   end: number;
 }
 
+/** The first `?` and `?=` at or past a position of one string, each stretch searched once. */
+class Finder {
+  // Infinity once there is none left, so no later position searches again.
+  private question = -1;
+  private close = -1;
+
+  constructor(private readonly s: string) {}
+
+  /** The index of the first `?` at or past `from`, or -1. */
+  questionMark(from: number): number {
+    if (this.question < from) this.question = this.next('?', from);
+    return Number.isFinite(this.question) ? this.question : -1;
+  }
+
+  /** The index of the first `?=` at or past `from`, or -1. */
+  closing(from: number): number {
+    if (this.close < from) this.close = this.next('?=', from);
+    return Number.isFinite(this.close) ? this.close : -1;
+  }
+
+  private next(needle: string, from: number): number {
+    const i = this.s.indexOf(needle, from);
+    return i === -1 ? Infinity : i;
+  }
+}
+
 /** The word starting at `start` (`=?charset?X?text?=`), or undefined when the value has no complete one. */
-function readWord(s: string, start: number): Word | undefined {
+function readWord(s: string, start: number, find: Finder): Word | undefined {
   let cur = start + 2;
-  const q = s.indexOf('?', cur);
+  const q = find.questionMark(cur);
   if (q === -1) return undefined;
   const charset = s.slice(cur, q);
   cur = q + 1;
@@ -55,7 +89,7 @@ function readWord(s: string, start: number): Word | undefined {
   const encoding = (s[cur] as string).toUpperCase();
   if (s[cur + 1] !== '?') return undefined;
   cur += 2;
-  const close = s.indexOf('?=', cur);
+  const close = find.closing(cur);
   if (close === -1) return undefined;
   return { charset, encoding, text: s.slice(cur, close), end: close + 2 };
 }
@@ -84,11 +118,19 @@ function decodeQ(text: string): Buffer | undefined {
   return Buffer.from(bytes);
 }
 
-/** Bytes in the word's charset as text; undefined for a charset this runtime does not know. */
-function decodeCharset(charset: string, bytes: Buffer): string | undefined {
+/**
+ * Bytes in the word's charset as text; undefined for a charset this runtime does not know.
+ * Each charset's decoder is made once per value: thousands of empty words each made one.
+ */
+function decodeCharset(decoders: Map<string, TextDecoder | undefined>, charset: string, bytes: Buffer): string | undefined {
+  if (!decoders.has(charset)) decoders.set(charset, decoderFor(charset));
+  return decoders.get(charset)?.decode(bytes);
+}
+
+function decoderFor(charset: string): TextDecoder | undefined {
   try {
     // RFC 2231 allows a language after `*` (`UTF-8*en`).
-    return new TextDecoder(charset.split('*')[0]).decode(bytes);
+    return new TextDecoder(charset.split('*')[0]);
   } catch {
     return undefined;
   }

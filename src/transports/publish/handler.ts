@@ -7,7 +7,7 @@ import type { UploadGuard } from '../guards/attachment-limits.js';
 import { Gate, runGuards, type Guard, type ParsedPublish } from '../guards/guard.js';
 import { readBody, type Body } from '../http/body.js';
 import { BodyStream } from '../http/body-stream.js';
-import { param } from '../http/params.js';
+import { rawParam } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Handler } from '../routes.js';
 import { fromJsonBody } from './json-body.js';
@@ -30,8 +30,9 @@ const noBody: Body = { bytes: Buffer.alloc(0), truncated: false };
 /** PUT/POST /{topic}[/{sequence_id}] and GET /{topic}/publish|send|trigger. */
 export function handlePublish(guards: PublishGuards): Handler {
   return async (ctx, ex, req, [topic, sequenceId]) => {
-    // A templated publish may send up to 32 KB of JSON, even past message-size-limit.
-    const head = param(req, 'template') === '' ? ctx.config.messageSizeLimit : Math.max(ctx.config.messageSizeLimit, templateBodyLimit);
+    // A templated publish may send up to 32 KB of JSON, even past message-size-limit. Read
+    // as sent: the guards have not run yet, and a refused request gets nothing decoded.
+    const head = rawParam(req, 'template') === '' ? ctx.config.messageSizeLimit : Math.max(ctx.config.messageSizeLimit, templateBodyLimit);
     const body = req.method === 'GET' ? undefined : new BodyStream(ex, head);
     try {
       const event = await publish(ctx, req, topic as string, sequenceId, body ? await body.head : noBody, body, guards);

@@ -12,6 +12,9 @@ import { phoneNumberPattern } from '../../calls/phone-number.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;
+  /** Bytes of a title, and of all tags together (ntfy 2.28's caps). */
+  messageTitleSizeLimit: number;
+  messageTagsSizeLimit: number;
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
   cacheDurationMs: number;
@@ -68,7 +71,9 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     if (!namePattern.test(sequenceId)) throw errors.sequenceIdInvalid;
     message.sequence_id = sequenceId;
   }
-  setIfPresent(message, 'title', param(req, 'title'));
+  const title = param(req, 'title');
+  if (Buffer.byteLength(title) > limits.messageTitleSizeLimit) throw errors.titleTooLarge;
+  setIfPresent(message, 'title', title);
   setIfPresent(message, 'click', param(req, 'click'));
   const filename = param(req, 'filename');
   const attach = param(req, 'attach');
@@ -86,6 +91,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   const priority = template && template.name === undefined ? 0 : parsePriority(param(req, 'priority'));
   if (priority !== 0) message.priority = priority;
   const tags = listParam(req, 'tags');
+  if (tags.reduce((bytes, tag) => bytes + Buffer.byteLength(tag), 0) > limits.messageTagsSizeLimit) throw errors.tagsTooLarge;
   if (tags.length > 0) message.tags = tags;
   const delay = param(req, 'delay');
   const deliver = delay === '';

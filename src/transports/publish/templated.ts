@@ -32,9 +32,11 @@ interface TemplateFile {
  * file's, or the message, title and priority parameters — against the JSON body, into the
  * message. Errors are ntfy's: 41303 body too long, 40047/40048 template file missing or
  * invalid, 40042 body not JSON, 40043 parse, 40044 disallowed, 40045 execution, 40041
- * result too long, 40007 a rendered priority that is none.
+ * result too long, 40007 a rendered priority that is none. A rendered title past
+ * message-title-size-limit is 40041 too, not 40057: the sent title passed, and 40041 is the
+ * code ntfy clients know for what the rendering made too long.
  */
-export async function renderTemplated(message: Message, request: TemplateRequest, body: Body, opts: { templateDir: string; messageSizeLimit: number }): Promise<void> {
+export async function renderTemplated(message: Message, request: TemplateRequest, body: Body, opts: { templateDir: string; messageSizeLimit: number; messageTitleSizeLimit: number }): Promise<void> {
   if (body.truncated) throw errors.entityTooLargeJsonBody;
   const source = goTrimSpace(body.bytes.toString('utf8')); // Go's TrimSpace: a leading byte-order mark stays, so the JSON is invalid (40042)
   const templates = request.name === undefined ? inline(request) : await templateFile(opts.templateDir, request.name);
@@ -52,8 +54,7 @@ export async function renderTemplated(message: Message, request: TemplateRequest
     if (priority !== 0) message.priority = priority;
     else delete message.priority;
   }
-  const limit = opts.messageSizeLimit;
-  if (Buffer.byteLength(message.message ?? '') > limit || Buffer.byteLength(message.title ?? '') > limit) throw errors.templateResultTooLarge;
+  if (Buffer.byteLength(message.message ?? '') > opts.messageSizeLimit || Buffer.byteLength(message.title ?? '') > opts.messageTitleSizeLimit) throw errors.templateResultTooLarge;
   if (!message.message) message.message = 'triggered';
 }
 

@@ -3,6 +3,7 @@ import type { Replayed } from '../../model/replayed.js';
 import { errors } from '../../model/errors.js';
 import type { Opened } from '../../streams/subscription.js';
 import { onRefusal, type ServerContext } from '../context.js';
+import { headersTooLarge } from '../http/header-limit.js';
 import { snapshot } from '../http/request.js';
 import { Exchange } from '../http/respond.js';
 import { topicsOf } from '../routes.js';
@@ -56,6 +57,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
+      if (headersTooLarge(info, ctx.config.messageSizeLimit)) return ex.error(errors.headerFieldsTooLarge);
       const list = topicsOf(info.path, 'ws');
       if (list === undefined) return ex.error(errors.notFound);
       const admission: Admission = {
