@@ -14,6 +14,8 @@
  *   time.Time               GoTime
  */
 
+import { spend } from './budget.js';
+
 export const ELEM = Symbol('goElemType');
 
 export type GoArray = unknown[] & { [ELEM]?: string };
@@ -106,7 +108,13 @@ export function truth(v: unknown): boolean {
   if (v instanceof Int64) return v.v !== 0n;
   if (v instanceof GoTime) return true;
   if (Array.isArray(v)) return v.length > 0;
-  return Object.keys(v as object).length > 0;
+  return hasKeys(v as GoMap);
+}
+
+/** A map's len > 0, without listing a big map's keys. */
+export function hasKeys(m: GoMap): boolean {
+  for (const k in m) if (Object.hasOwn(m, k)) return true;
+  return false;
 }
 
 /** Wrap to Go's 64-bit signed integer range. */
@@ -115,8 +123,12 @@ export const wrap64 = (n: bigint): bigint => BigInt.asIntN(64, n);
 /** Byte length of a string in UTF-8, which is what Go's len and slicing count. */
 export const byteLen = (s: string): number => Buffer.byteLength(s, 'utf8');
 
-/** Sorted map keys, as Go's fmt and range order them. */
-export const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareStrings);
+/** Sorted map keys, as Go's fmt and range order them; the sort is charged to the render. */
+export function sortedKeys(m: GoMap): string[] {
+  const keys = Object.keys(m);
+  spend(keys.length * Math.ceil(Math.log2(keys.length + 1)));
+  return keys.sort(compareStrings);
+}
 
 /** Byte-wise string order (Go compares UTF-8 bytes; JS < compares UTF-16 units). */
 export function compareStrings(a: string, b: string): number {

@@ -3,6 +3,7 @@
  * template cannot backtrack exponentially (JS RegExp can, and cannot be interrupted). Matches
  * are leftmost-first like Go's regexp.
  */
+import { spend } from '../budget.js';
 import { inSet, type CharSet, type Re } from './ast.js';
 import { RegexpError } from './error.js';
 import { parseRegexp } from './parse.js';
@@ -143,9 +144,9 @@ interface Thread {
 
 /**
  * Leftmost-first match in cps starting the search at `from`; capture positions are code point
- * indices. Work is O(input × program), checked against the deadline (epoch ms).
+ * indices. Work is O(input × program), charged to the render (budget.ts) as it goes.
  */
-export function execProgram(p: Program, cps: number[], from: number, deadline: number): number[] | null {
+export function execProgram(p: Program, cps: number[], from: number): number[] | null {
   const n = cps.length;
   let clist: Thread[] = [];
   let nlist: Thread[] = [];
@@ -155,7 +156,8 @@ export function execProgram(p: Program, cps: number[], from: number, deadline: n
   const add = (list: Thread[], pc: number, caps: number[], pos: number, gen: number): void => {
     if (seen[pc] === gen) return;
     seen[pc] = gen;
-    if ((++steps & 4095) === 0 && Date.now() > deadline) throw new Error('template execution timed out in regexp match');
+    // A step is cheaper than a node visit: a unit pays for sixteen.
+    if ((++steps & 15) === 0) spend(1);
     const inst = p.insts[pc] as Inst;
     switch (inst.op) {
       case 'jmp':

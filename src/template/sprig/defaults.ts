@@ -1,5 +1,5 @@
 /** Sprig's defaults and JSON functions, as ntfy's util/sprig/defaults.go defines them. */
-import { ValueTooLarge } from '../bounds.js';
+import { RenderLimit } from '../bounds.js';
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { empty } from './convert.js';
 import { marshal } from './json.js';
@@ -27,7 +27,7 @@ const orNull = <T>(f: () => T): T | null => {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ValueTooLarge) throw e;
+    if (e instanceof RenderLimit) throw e;
     return null;
   }
 };

@@ -1,5 +1,6 @@
 /** Sprig's encoding and checksum functions; decoding errors come back as the result text, as in Sprig. */
 import { createHash } from 'node:crypto';
+import { SCAN_STEP, scanned } from '../budget.js';
 import { goDecode } from '../bytestring.js';
 import { fn, type GoFunc } from '../funcs.js';
 
@@ -9,6 +10,7 @@ function b32enc(s: string): string {
   const bytes = Buffer.from(s, 'utf8');
   let out = '';
   for (let i = 0; i < bytes.length; i += 5) {
+    if (i % (5 * SCAN_STEP) === 0) scanned();
     const chunk = bytes.subarray(i, i + 5);
     let bits = 0n;
     for (let j = 0; j < 5; j++) bits = (bits << 8n) | BigInt(chunk[j] ?? 0);
@@ -29,6 +31,7 @@ function decode(s: string, alphabet: string, block: number, bitsPer: number, kin
   }
   const out: number[] = [];
   for (let i = 0; i < clean.length; i += block) {
+    if (i % (block * SCAN_STEP) === 0) scanned();
     const quantum = clean.slice(i, i + block);
     const pad = quantum.indexOf('=');
     const data = pad < 0 ? quantum : quantum.slice(0, pad);

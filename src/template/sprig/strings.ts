@@ -5,7 +5,8 @@ import { quote as goQuote } from '../quote.js';
 import { goDecode } from '../bytestring.js';
 import { goTrimSpace } from '../space.js';
 import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
-import { checkLength, joinBounded } from '../bounds.js';
+import { MAX_LIST, ValueTooLarge, checkLength, joinBounded } from '../bounds.js';
+import { SCAN_STEP, scanned } from '../budget.js';
 import { parseInt10, strslice, strval } from './convert.js';
 import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 
@@ -16,7 +17,8 @@ import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 function mapRunes(s: string, f: (c: string) => string): string {
   const whole = f(s);
   if (whole.length === s.length && !s.includes('Σ')) return whole;
-  return Array.from(s, (c) => {
+  return Array.from(s, (c, i) => {
+    if (i % SCAN_STEP === SCAN_STEP - 1) scanned();
     const m = Array.from(f(c));
     if (m.length === 1) return m[0] ?? c;
     // "İ" lowers to "i" plus a combining dot in JS; Go's simple mapping is just "i".
@@ -42,6 +44,7 @@ function title(s: string): string {
   let out = '';
   let inWord = false;
   chars.forEach((c, i) => {
+    if (i % SCAN_STEP === SCAN_STEP - 1) scanned();
     if (isLetter(c)) {
       out += inWord ? low(i) : (digraphTitle[c] ?? upper(c));
       inWord = true;
@@ -107,6 +110,8 @@ function trimCutset(s: string, cutset: string): string {
 function splitN(s: string, sep: string, n: number): string[] {
   if (n === 0) return [];
   let parts = sep === '' ? Array.from(s) : s.split(sep);
+  // split and splitn make a map of the parts, which the executor's list bound does not see.
+  if (parts.length > MAX_LIST) throw new ValueTooLarge('list');
   if (n > 0 && parts.length > n) parts = [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
   return parts;
 }
