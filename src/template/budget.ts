@@ -6,7 +6,8 @@
  * to build but 2^40 nodes to walk, so a walk must be stopped by what it visits, and no single
  * function call may run long between two looks at the clock.
  *
- * A unit is about one node visited or CHARS_PER_UNIT characters scanned.
+ * A unit is about one node visited, one character looked at in a JS loop, or COPIED_PER_UNIT
+ * characters or elements copied by a native operation: 100-200 ns here.
  */
 import { RenderLimit } from './bounds.js';
 
@@ -16,8 +17,8 @@ import { RenderLimit } from './bounds.js';
  * runaway render at about the same point, and the budget still does on a stalled clock.
  */
 export const DEFAULT_WORK = 1_000_000;
-/** Characters one unit pays for where a native operation (slice, search, case mapping) scans or copies a string. */
-export const CHARS_PER_UNIT = 256;
+/** Characters or list elements one unit pays for where a native operation (slice, search, spread) copies or scans them. */
+export const COPIED_PER_UNIT = 256;
 /** Units between two looks at the clock: well under a millisecond of work. */
 const CLOCK_EVERY = 1024;
 
@@ -54,9 +55,9 @@ export function spend(units = 1): void {
   active?.spend(units);
 }
 
-/** Charges a scan or copy of n characters. */
-export function spendChars(n: number): void {
-  if (active !== undefined) active.spend(1 + Math.floor(n / CHARS_PER_UNIT));
+/** Charges a native copy or scan of n characters or list elements. */
+export function copied(n: number): void {
+  if (active !== undefined) active.spend(1 + Math.floor(n / COPIED_PER_UNIT));
 }
 
 /** Characters between two calls of scanned() in a JS loop over a string: about 0.1-0.4 ms of work. */
@@ -64,11 +65,11 @@ export const SCAN_STEP = 1024;
 
 /**
  * Charges SCAN_STEP characters looked at one by one in JS (quoting, escaping, title case,
- * base32, regex subjects), which cost a hundred times what a native string operation does, so
- * a call on a megabyte string meets the clock as it goes rather than after.
+ * base32, regex subjects): each costs about a node visit, a hundred times what a native string
+ * operation does, and a call on a megabyte string meets the clock as it goes rather than after.
  */
 export function scanned(): void {
-  spend(SCAN_STEP / 4);
+  spend(SCAN_STEP);
 }
 
 /** Runs f with budget as the render in progress. */

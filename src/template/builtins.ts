@@ -1,8 +1,8 @@
 /** Go's text/template builtin functions (text/template/funcs.go). */
 import { goDecode } from './bytestring.js';
 import { checkLength } from './bounds.js';
-import { SCAN_STEP, scanned, spend } from './budget.js';
-import { percentEncode } from './percent.js';
+import { SCAN_STEP, copied, scanned } from './budget.js';
+import { percentEncoder } from './percent.js';
 import { fail, fn, type GoFunc } from './funcs.js';
 import { formatV, sprint, sprintf, sprintln } from './printf.js';
 import { isPrint } from './quote.js';
@@ -75,7 +75,7 @@ function length(v: unknown): bigint {
   if (Array.isArray(v)) return BigInt(v.length);
   if (isMap(v)) {
     const n = Object.keys(v).length;
-    spend(n);
+    copied(n);
     return BigInt(n);
   }
   return fail(`len of type ${goType(v)}`);
@@ -151,7 +151,7 @@ function jsEscape(s: string): string {
 }
 
 /** url.QueryEscape. */
-const queryEscape = (s: string): string => percentEncode(s, (c) => /[A-Za-z0-9\-_.~]/.test(c), '+');
+const queryEscape = percentEncoder(/[A-Za-z0-9\-_.~]/, '+');
 
 export const builtins: Record<string, GoFunc> = {
   and: fn('value ...value', () => undefined), // short-circuits in exec.ts

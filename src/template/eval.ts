@@ -1,7 +1,7 @@
 /** Go's text/template evaluation of pipelines, commands, fields and calls (text/template/exec.go). */
 import { argString, pipeString, type Arg, type Command, type Pipe } from './ast.js';
 import { MAX_LIST, ValueTooLarge, checkLength } from './bounds.js';
-import { WorkExhausted, spend, spendChars } from './budget.js';
+import { WorkExhausted, copied } from './budget.js';
 import { TemplateError } from './errors.js';
 import { goTypeName, type GoFunc, type ParamType } from './funcs.js';
 import { timeMethod } from './timemethods.js';
@@ -204,14 +204,14 @@ export class Evaluator {
     try {
       // Most functions scan their strings and copy their lists once: charged here, so that a
       // loop calling one on a megabyte string meets the deadline; walks charge as they go.
-      for (const a of argv) if (typeof a === 'string') spendChars(a.length);
+      for (const a of argv) if (typeof a === 'string') copied(a.length);
       const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
       if (typeof result === 'string') {
         checkLength(result.length);
-        spendChars(result.length);
+        copied(result.length);
       } else if (Array.isArray(result)) {
         if (result.length > MAX_LIST) throw new ValueTooLarge('list');
-        spend(result.length);
+        copied(result.length);
       }
       return result;
     } catch (e) {

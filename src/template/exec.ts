@@ -2,7 +2,7 @@
 import type { IfNode, Node, RangeNode } from './ast.js';
 import { TemplateError } from './errors.js';
 import { ValueTooLarge } from './bounds.js';
-import { WorkBudget, WorkExhausted, charging, spendChars } from './budget.js';
+import { WorkBudget, WorkExhausted, charging, copied } from './budget.js';
 import { Evaluator } from './eval.js';
 import { formatV } from './printf.js';
 import { Int64, byteLen, intOf, isMap, sortedKeys, truth } from './values.js';
@@ -41,7 +41,7 @@ export class State extends Evaluator {
 
   /** Appends to the output, refused before the concatenation when it would pass maxOutput. */
   private write(s: string): void {
-    spendChars(s.length);
+    copied(s.length);
     const bytes = byteLen(s);
     if (this.outBytes + bytes > this.opts.maxOutput) {
       throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `template output exceeds ${this.opts.maxOutput} bytes`));

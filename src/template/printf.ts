@@ -1,6 +1,6 @@
 /** Go's fmt.Sprint, Sprintln and Sprintf over the value model of values.ts. */
 import { append, checkLength, joinBounded } from './bounds.js';
-import { SCAN_STEP, scanned, spend, spendChars } from './budget.js';
+import { SCAN_STEP, scanned, spend, copied } from './budget.js';
 import { formatFloat } from './floatfmt.js';
 import { canBackquote, quote, quoteRune, runeCount } from './quote.js';
 import { timeString } from './timefmt.js';
@@ -181,7 +181,7 @@ function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
     case 'number':
       return fmtFloat(v, verb, f);
     case 'string':
-      spendChars(v.length);
+      copied(v.length);
       return fmtString(v, verb, f);
     case 'bigint':
       return 'vdboOxXcqU'.includes(verb) ? fmtInteger(v, verb === 'v' ? 'd' : verb, f) : badVerb(v, verb);

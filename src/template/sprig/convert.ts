@@ -1,7 +1,7 @@
 /** Sprig's loose conversions (strval, toInt64, toFloat64, strslice, empty), shared by its functions. */
 import { formatV } from '../printf.js';
 import { timeString } from '../timefmt.js';
-import { spend } from '../budget.js';
+import { copied } from '../budget.js';
 import { GoTime, Int64, hasKeys, isMap, wrap64 } from '../values.js';
 
 /** Sprig's strval: strings as they are, Stringers via String(), everything else via %v. */
@@ -56,7 +56,7 @@ export const toInt = (v: unknown): number => Number(toInt64(v));
 /** Sprig's strslice: a list's non-nil elements as strings; a scalar as a one-element list. */
 export function strslice(v: unknown): string[] {
   if (Array.isArray(v)) {
-    spend(v.length);
+    copied(v.length);
     return v.filter((e) => e !== null && e !== undefined).map(strval);
   }
   if (v === null || v === undefined) return [];

@@ -1,6 +1,6 @@
 /** Sprig's list functions, as ntfy's util/sprig/list.go defines them. */
 import { MAX_LIST, ValueTooLarge } from '../bounds.js';
-import { spend } from '../budget.js';
+import { copied, spend } from '../budget.js';
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { ELEM, Int64, goKind, typedArray, type GoArray } from '../values.js';
 import { deepEqual } from './reflect.js';
@@ -18,7 +18,7 @@ function chunk(size: bigint, list: unknown): unknown[] {
   const n = Number(size);
   if (l.length === 0) return typedArray([], '[]interface {}');
   if (n <= 0) fail('runtime error: makeslice: len out of range');
-  spend(l.length);
+  copied(l.length);
   const out: unknown[][] = [];
   for (let i = 0; i < l.length; i += n) out.push(l.slice(i, i + n));
   return typedArray(out, '[]interface {}');
@@ -49,7 +49,7 @@ const prepend = fn('any any', (list: unknown, v: unknown) => [v, ...elems(list, 
 const reverse = fn('any', (list: unknown) => [...elems(list, 'cannot find reverse on type')].reverse());
 const compact = fn('any', (list: unknown) => {
   const l = elems(list, 'cannot compact on type');
-  spend(l.length);
+  copied(l.length);
   return l.filter((v) => !empty(v));
 });
 /** A key equal exactly when reflect.DeepEqual is, for values that are not lists, maps or times. */
@@ -125,7 +125,7 @@ export const lists: Record<string, GoFunc> = {
       if (!Array.isArray(l)) return fail(l === null || l === undefined ? 'runtime error: invalid memory address or nil pointer dereference' : `cannot concat type ${goKind(l)} as list`);
       // Checked before copying: many arguments naming one big list would build it many times over.
       if (out.length + l.length > MAX_LIST) throw new ValueTooLarge('list');
-      spend(l.length);
+      copied(l.length);
       for (const e of l as unknown[]) out.push(e);
     }
     return out;

@@ -1,5 +1,5 @@
 /** Sprig's reflection functions and reflect.DeepEqual over the value model. */
-import { spend } from '../budget.js';
+import { copied, spend } from '../budget.js';
 import { fn, type GoFunc } from '../funcs.js';
 import { GoTime, Int64, goKind, goType, isMap } from '../values.js';
 
@@ -45,7 +45,7 @@ function equal(a: unknown, b: unknown, seen: Seen): boolean {
   if (isMap(a) && isMap(b)) {
     if (a === b) return true;
     const ka = Object.keys(a);
-    spend(ka.length);
+    copied(ka.length);
     if (ka.length !== Object.keys(b).length) return false;
     if (met(seen, a, b)) return true;
     return ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k], seen));

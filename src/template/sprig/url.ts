@@ -1,6 +1,6 @@
 /** Sprig's urlParse and urlJoin over a subset of Go's net/url (see FUNCTIONS.md). */
 import { fail, fn, type GoFunc } from '../funcs.js';
-import { percentEncode } from '../percent.js';
+import { percentEncoder } from '../percent.js';
 import { goKind, type GoMap } from '../values.js';
 
 const unescape = (s: string): string => {
@@ -12,8 +12,8 @@ const unescape = (s: string): string => {
 };
 
 /** Go's shouldEscape for paths and fragments: unreserved characters and a few sub-delims stay. */
-const escape = (s: string, fragment: boolean): string =>
-  percentEncode(s, (c) => /[A-Za-z0-9\-_.~$&+,/:;=@]/.test(c) || (fragment && /[!()*?]/.test(c)));
+const escapePath = percentEncoder(/[A-Za-z0-9\-_.~$&+,/:;=@]/);
+const escapeFragment = percentEncoder(/[A-Za-z0-9\-_.~$&+,/:;=@!()*?]/);
 
 function urlParse(raw: string): GoMap {
   let rest = raw;
@@ -90,14 +90,14 @@ function urlJoin(d: GoMap | null): string {
       }
       out += host;
     }
-    const p = escape(path, false);
+    const p = escapePath(path);
     if (p !== '' && p[0] !== '/' && host !== '') out += '/';
     // RFC 3986 4.2: a relative path whose first segment has a colon would read as a scheme.
     if (out === '' && /^[^/]*:/.test(p)) out += './';
     out += p;
   }
   if (query !== '') out += '?' + query;
-  if (fragment !== '') out += '#' + escape(fragment, true);
+  if (fragment !== '') out += '#' + escapeFragment(fragment);
   return out;
 }
 
