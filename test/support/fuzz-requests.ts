@@ -31,7 +31,7 @@ const action = fc.oneof(
   junk,
 );
 const template = fc.oneof(fc.constantFrom('yes', '1', 'no', 'github', 'grafana', 'alertmanager', 'missing', '../etc/passwd', '{{'), junk);
-const templateText = fc.oneof(fc.constantFrom('{{.a}}', '{{range .x}}{{.}}{{end}}', '{{template "x"}}', '{{', '{{.a.b.c}}', '{{printf "%s" .}}', '{{range $i := until 100000}}{{$i}}{{end}}', '{{ len nil }}'), junk);
+const templateText = fc.oneof(fc.constantFrom('{{.a}}', '{{range .x}}{{.}}{{end}}', '{{template "x"}}', '{{', '{{.a.b.c}}', '{{printf "%s" .}}', '{{range $i := until 100000}}{{$i}}{{end}}', '{{ len nil }}', '{{$x := list 1}}{{range $i := until 40}}{{$x = list $x $x}}{{end}}{{toJSON $x}}{{deepEqual $x $x}}'), junk);
 const encoded = fc.tuple(fc.constantFrom('UTF-8', 'utf-8', 'ISO-8859-1', 'x-unknown', ''), fc.constantFrom('B', 'Q', 'X', ''), fc.oneof(fc.base64String({ maxLength: 12 }), junk)).map(([c, e, t]) => `=?${c}?${e}?${t}?=`);
 const credentials = fc.oneof(
   fc.constantFrom('Basic ' + Buffer.from('phil:pw').toString('base64'), 'Basic !!!', 'Basic ' + Buffer.from(':tk_abc').toString('base64'), 'Bearer tk_x', 'Bearer ', 'Digest x', 'Basic'),
