@@ -11,7 +11,8 @@
  * Layout: lexer.ts → parser.ts build the tree (ast.ts); exec.ts walks it and eval.ts evaluates
  * pipelines, calling builtins.ts and sprig/ through the typed declarations of funcs.ts; printf.ts
  * and floatfmt.ts are Go's fmt; timefmt/timeparse/timezone are Go's time; regexp/ is a
- * linear-time RE2 engine; bounds.ts holds the size limits and budget.ts the work budget. cache.ts memoises compile().
+ * linear-time RE2 engine; bounds.ts holds the size limits and budget.ts the work budget;
+ * cache.ts memoises compile().
  */
 import type { Node } from './ast.js';
 import { TemplateError } from './errors.js';
