@@ -70,6 +70,7 @@ export const errors = {
   templateInvalid: row(40043, 400, 'invalid request: could not parse template', `${docs}/publish/#message-templating`),
   templateDisallowed: row(40044, 400, 'invalid request: template contains disallowed function calls, e.g. template, call, or define', `${docs}/publish/#message-templating`),
   templateExecuteFailed: row(40045, 400, 'invalid request: template execution failed', `${docs}/publish/#message-templating`),
+  templateExecuteTimeout: row(40055, 400, 'invalid request: template execution timed out', `${docs}/publish/#message-templating`),
   templateFileNotFound: row(40047, 400, 'invalid request: template file not found', `${docs}/publish/#message-templating`),
   templateFileInvalid: row(40048, 400, 'invalid request: template file invalid', `${docs}/publish/#message-templating`),
   templateTooLarge: row(40056, 400, 'invalid request: template too large', `${docs}/publish/#message-templating`),

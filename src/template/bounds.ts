@@ -9,8 +9,11 @@ export const MAX_VALUE = 1 << 20;
 /** Most elements a list may have. */
 export const MAX_LIST = 100_000;
 
+/** A render bound was hit: catch-alls inside functions pass it on, so the render stops. */
+export class RenderLimit extends Error {}
+
 /** Thrown where a value would exceed its bound; the executor reports it as 'too-large'. */
-export class ValueTooLarge extends Error {
+export class ValueTooLarge extends RenderLimit {
   constructor(what = 'value') {
     super(`${what} longer than ${what === 'list' ? MAX_LIST : MAX_VALUE}`);
   }
@@ -27,4 +30,10 @@ export function joinBounded(parts: readonly string[], sep: string): string {
 /** Fails when a string about to be built would be longer than MAX_VALUE. */
 export function checkLength(n: number): void {
   if (n > MAX_VALUE) throw new ValueTooLarge('string');
+}
+
+/** out + piece, refused before the concatenation when it would pass MAX_VALUE. */
+export function append(out: string, piece: string): string {
+  checkLength(out.length + piece.length);
+  return out + piece;
 }

@@ -1,5 +1,8 @@
 /** Go's text/template builtin functions (text/template/funcs.go). */
 import { goDecode } from './bytestring.js';
+import { checkLength } from './bounds.js';
+import { SCAN_STEP, copied, scanned } from './budget.js';
+import { percentEncoder } from './percent.js';
 import { fail, fn, type GoFunc } from './funcs.js';
 import { formatV, sprint, sprintf, sprintln } from './printf.js';
 import { isPrint } from './quote.js';
@@ -70,7 +73,11 @@ function length(v: unknown): bigint {
   if (v === undefined || v === null) fail('len of nil pointer');
   if (typeof v === 'string') return BigInt(byteLen(v));
   if (Array.isArray(v)) return BigInt(v.length);
-  if (isMap(v)) return BigInt(Object.keys(v).length);
+  if (isMap(v)) {
+    const n = Object.keys(v).length;
+    copied(n);
+    return BigInt(n);
+  }
   return fail(`len of type ${goType(v)}`);
 }
 
@@ -127,7 +134,12 @@ const htmlEsc: Record<string, string> = { '"': '&#34;', "'": '&#39;', '&': '&amp
 
 function jsEscape(s: string): string {
   let out = '';
+  let n = 0;
   for (const ch of s) {
+    if (++n % SCAN_STEP === 0) {
+      scanned();
+      checkLength(out.length);
+    }
     const c = ch.codePointAt(0) ?? 0;
     if (ch === '\\' || ch === "'" || ch === '"') out += '\\' + ch;
     else if (ch === '<' || ch === '>' || ch === '&' || ch === '=') out += '\\u00' + c.toString(16).toUpperCase();
@@ -139,14 +151,7 @@ function jsEscape(s: string): string {
 }
 
 /** url.QueryEscape. */
-const queryEscape = (s: string): string =>
-  Array.from(Buffer.from(s, 'utf8'))
-    .map((b) => {
-      const ch = String.fromCharCode(b);
-      if (/[A-Za-z0-9\-_.~]/.test(ch)) return ch;
-      return ch === ' ' ? '+' : '%' + b.toString(16).toUpperCase().padStart(2, '0');
-    })
-    .join('');
+const queryEscape = percentEncoder(/[A-Za-z0-9\-_.~]/, '+');
 
 export const builtins: Record<string, GoFunc> = {
   and: fn('value ...value', () => undefined), // short-circuits in exec.ts

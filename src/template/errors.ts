@@ -1,5 +1,8 @@
-/** Why a template failed: bad syntax, a construct ntfy refuses, a failing execution, or too much output. */
-export type TemplateErrorCode = 'parse' | 'disallowed' | 'exec' | 'too-large';
+/**
+ * Why a template failed: bad syntax, a construct ntfy refuses, a failing execution, too much
+ * output, or the render's deadline or work budget spent (budget.ts).
+ */
+export type TemplateErrorCode = 'parse' | 'disallowed' | 'exec' | 'too-large' | 'timeout';
 
 /** Every failure of compile() and render(); the message carries Go's "template: NAME:LINE:COL: ..." prefix. */
 export class TemplateError extends Error {

@@ -1,6 +1,7 @@
 /** Go's text/template evaluation of pipelines, commands, fields and calls (text/template/exec.go). */
 import { argString, pipeString, type Arg, type Command, type Pipe } from './ast.js';
 import { MAX_LIST, ValueTooLarge, checkLength } from './bounds.js';
+import { WorkExhausted, copied } from './budget.js';
 import { TemplateError } from './errors.js';
 import { goTypeName, type GoFunc, type ParamType } from './funcs.js';
 import { timeMethod } from './timemethods.js';
@@ -17,6 +18,8 @@ type Final = unknown;
 export interface ExecOptions {
   readonly maxOutput: number;
   readonly deadline: number;
+  /** Units of work the render may spend (budget.ts). */
+  readonly maxWork: number;
   readonly funcs: ReadonlyMap<string, GoFunc>;
   /** Builds the positioned error message for an exec failure at an input offset. */
   readonly errorAt: (pos: number, context: string, msg: string) => string;
@@ -199,13 +202,20 @@ export class Evaluator {
     if (final !== MISSING) argv[n] = this.validate(final, f.params[n] ?? f.variadic ?? 'any');
     this.at(pos, node);
     try {
-      if (f.timed === true) argv.unshift(this.opts.deadline);
+      // Most functions scan their strings and copy their lists once: charged here, so that a
+      // loop calling one on a megabyte string meets the deadline; walks charge as they go.
+      for (const a of argv) if (typeof a === 'string') copied(a.length);
       const result = (f.fn as (...a: unknown[]) => unknown)(...argv);
-      if (typeof result === 'string') checkLength(result.length);
-      else if (Array.isArray(result) && result.length > MAX_LIST) throw new ValueTooLarge('list');
+      if (typeof result === 'string') {
+        checkLength(result.length);
+        copied(result.length);
+      } else if (Array.isArray(result)) {
+        if (result.length > MAX_LIST) throw new ValueTooLarge('list');
+        copied(result.length);
+      }
       return result;
     } catch (e) {
-      if (e instanceof TemplateError) throw e;
+      if (e instanceof TemplateError || e instanceof WorkExhausted) throw e;
       if (e instanceof ValueTooLarge) throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `${name} built a ${e.message}`));
       return this.fail(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }

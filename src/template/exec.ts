@@ -2,6 +2,7 @@
 import type { IfNode, Node, RangeNode } from './ast.js';
 import { TemplateError } from './errors.js';
 import { ValueTooLarge } from './bounds.js';
+import { WorkBudget, WorkExhausted, charging, copied } from './budget.js';
 import { Evaluator } from './eval.js';
 import { formatV } from './printf.js';
 import { Int64, byteLen, intOf, isMap, sortedKeys, truth } from './values.js';
@@ -15,16 +16,17 @@ type Flow = typeof NORMAL | typeof BREAK | typeof CONTINUE;
 export class State extends Evaluator {
   private out = '';
   private outBytes = 0;
-  private steps = 0;
+  private readonly budget = new WorkBudget(this.opts.deadline, this.opts.maxWork);
 
   run(root: Node[], data: unknown): string {
     // Go's reflect.ValueOf(nil) is "no value", not a nil interface.
     if (data === null) data = undefined;
     this.vars.push({ name: '$', value: data });
     try {
-      this.walkList(data, root);
+      charging(this.budget, () => this.walkList(data, root));
     } catch (e) {
       if (e instanceof TemplateError) throw e;
+      if (e instanceof WorkExhausted) throw new TemplateError('timeout', this.opts.errorAt(this.pos, this.context, e.message));
       if (e instanceof ValueTooLarge) throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `printed ${e.message}`));
       const msg = e instanceof Error ? e.message : String(e);
       throw new TemplateError('exec', this.opts.errorAt(this.pos, this.context, msg));
@@ -32,19 +34,20 @@ export class State extends Evaluator {
     return this.out;
   }
 
-  /** Counts work and enforces the deadline; called once per node and per loop iteration. */
-  protected tick(): void {
-    if ((++this.steps & 255) === 0 && Date.now() > this.opts.deadline) {
-      throw new TemplateError('exec', this.opts.errorAt(this.pos, this.context, 'template execution timed out'));
-    }
+  /** Charges one node or loop iteration to the render's budget, which watches the deadline. */
+  private tick(): void {
+    this.budget.spend(1);
   }
 
+  /** Appends to the output, refused before the concatenation when it would pass maxOutput. */
   private write(s: string): void {
-    this.out += s;
-    this.outBytes += byteLen(s);
-    if (this.outBytes > this.opts.maxOutput) {
+    copied(s.length);
+    const bytes = byteLen(s);
+    if (this.outBytes + bytes > this.opts.maxOutput) {
       throw new TemplateError('too-large', this.opts.errorAt(this.pos, this.context, `template output exceeds ${this.opts.maxOutput} bytes`));
     }
+    this.out += s;
+    this.outBytes += bytes;
   }
 
   private walkList(dot: unknown, list: Node[]): Flow {

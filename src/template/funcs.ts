@@ -13,8 +13,6 @@ export interface GoFunc {
   readonly variadic?: ParamType;
   /** Throws FuncError (or any Error) for Go's error results and panics. */
   readonly fn: (...args: never[]) => unknown;
-  /** Long-running functions (regex matching) get the render deadline as a first argument. */
-  readonly timed?: boolean;
 }
 
 export const goTypeName: Record<ParamType, string> = {
@@ -37,12 +35,6 @@ export function fn<A extends unknown[]>(params: string, impl: (...args: A) => un
   }
   return { params: list as ParamType[], fn: impl as GoFunc['fn'] };
 }
-
-/** fn() for a function that takes the render deadline (epoch ms) before its Go parameters. */
-export const timedFn = <A extends unknown[]>(params: string, impl: (deadline: number, ...args: A) => unknown): GoFunc => ({
-  ...fn(params, impl as unknown as (...args: A) => unknown),
-  timed: true,
-});
 
 /** A Go error result or panic with this message. */
 export const fail = (msg: string): never => {

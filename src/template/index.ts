@@ -11,13 +11,15 @@
  * Layout: lexer.ts → parser.ts build the tree (ast.ts); exec.ts walks it and eval.ts evaluates
  * pipelines, calling builtins.ts and sprig/ through the typed declarations of funcs.ts; printf.ts
  * and floatfmt.ts are Go's fmt; timefmt/timeparse/timezone are Go's time; regexp/ is a
- * linear-time RE2 engine; bounds.ts holds the size limits. cache.ts memoises compile().
+ * linear-time RE2 engine; bounds.ts holds the size limits and budget.ts the work budget;
+ * cache.ts memoises compile().
  */
 import type { Node } from './ast.js';
 import { TemplateError } from './errors.js';
 import { State } from './exec.js';
 import { functions } from './functions.js';
 import { ParseFailure, parse } from './parser.js';
+import { DEFAULT_WORK } from './budget.js';
 
 export { TemplateError } from './errors.js';
 export { goTrimSpace } from './space.js';
@@ -31,8 +33,10 @@ export const DEFAULT_TIMEOUT_MS = 100;
 export interface RenderLimits {
   /** Bytes of UTF-8 output after which rendering fails with 'too-large'. */
   maxOutput?: number;
-  /** Milliseconds after which rendering fails with 'exec'. */
+  /** Milliseconds after which rendering fails with 'timeout'. */
   timeoutMs?: number;
+  /** Units of work (budget.ts) after which rendering fails with 'timeout'. */
+  maxWork?: number;
 }
 
 export interface Template {
@@ -64,6 +68,7 @@ class Compiled implements Template {
     const state = new State({
       maxOutput: limits.maxOutput ?? DEFAULT_MAX_OUTPUT,
       deadline: Date.now() + (limits.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      maxWork: limits.maxWork ?? DEFAULT_WORK,
       funcs: functions,
       errorAt: (pos, context, msg) => {
         const { line, col } = lineCol(this.text, pos);

@@ -1,5 +1,6 @@
 /** Go's fmt.Sprint, Sprintln and Sprintf over the value model of values.ts. */
-import { checkLength } from './bounds.js';
+import { append, checkLength, joinBounded } from './bounds.js';
+import { SCAN_STEP, scanned, spend, copied } from './budget.js';
 import { formatFloat } from './floatfmt.js';
 import { canBackquote, quote, quoteRune, runeCount } from './quote.js';
 import { timeString } from './timefmt.js';
@@ -144,7 +145,13 @@ function fmtString(s: string, verb: string, f: Flags): string {
       let bytes = Buffer.from(s, 'utf8');
       if (f.prec >= 0) bytes = bytes.subarray(0, f.prec);
       let out = '';
+      // Up to five characters a byte: checked as it grows, not after.
+      checkLength(bytes.length * 2);
       for (let i = 0; i < bytes.length; i++) {
+        if (i % SCAN_STEP === SCAN_STEP - 1) {
+          scanned();
+          checkLength(out.length);
+        }
         if (f.space && i > 0) out += ' ';
         if (f.sharp && (f.space || i === 0)) out += verb === 'x' ? '0x' : '0X';
         const h = (bytes[i] ?? 0).toString(16).padStart(2, '0');
@@ -156,8 +163,13 @@ function fmtString(s: string, verb: string, f: Flags): string {
   return badVerb(s, verb);
 }
 
-/** fmt's printArg/printValue for one operand; depth > 0 inside slices and maps. */
+/**
+ * fmt's printArg/printValue for one operand; depth > 0 inside slices and maps. Each value
+ * visited is charged to the render (budget.ts): a list holding one list twice, nested forty
+ * times, prints 2^40 values.
+ */
 function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
+  spend(1);
   if (v === null || v === undefined) {
     if (depth > 0 || verb === 'v' || verb === 'T') return pad('<nil>', f);
     return badVerb(v, verb);
@@ -169,6 +181,7 @@ function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
     case 'number':
       return fmtFloat(v, verb, f);
     case 'string':
+      copied(v.length);
       return fmtString(v, verb, f);
     case 'bigint':
       return 'vdboOxXcqU'.includes(verb) ? fmtInteger(v, verb === 'v' ? 'd' : verb, f) : badVerb(v, verb);
@@ -177,17 +190,14 @@ function fmtValue(v: unknown, verb: string, f: Flags, depth: number): string {
   if (v instanceof GoTime) return 'vsqxX'.includes(verb) ? fmtString(timeString(v), verb, f) : badVerb(v, verb);
   if (Array.isArray(v)) {
     let out = '[';
-    for (let i = 0; i < v.length; i++) {
-      out += (i > 0 ? ' ' : '') + fmtValue(v[i], verb, f, depth + 1);
-      checkLength(out.length);
-    }
+    for (let i = 0; i < v.length; i++) out = append(out, (i > 0 ? ' ' : '') + fmtValue(v[i], verb, f, depth + 1));
     return out + ']';
   }
   if (isMap(v)) {
     let out = 'map[';
     for (const k of sortedKeys(v)) {
-      out += (out.length > 4 ? ' ' : '') + fmtValue(k, verb, f, depth + 1) + ':' + fmtValue(v[k], verb, f, depth + 1);
-      checkLength(out.length);
+      out = append(out, (out.length > 4 ? ' ' : '') + fmtValue(k, verb, f, depth + 1) + ':');
+      out = append(out, fmtValue(v[k], verb, f, depth + 1));
     }
     return out + ']';
   }
@@ -205,8 +215,7 @@ export function sprint(args: readonly unknown[]): string {
     const a = args[i];
     const isString = typeof a === 'string';
     if (i > 0 && !isString && !prevString) out += ' ';
-    out += fmtValue(a, 'v', plain, 0);
-    checkLength(out.length);
+    out = append(out, fmtValue(a, 'v', plain, 0));
     prevString = isString;
   }
   return out;
@@ -215,10 +224,7 @@ export function sprint(args: readonly unknown[]): string {
 /** fmt.Sprintln: always a space between operands, and a newline at the end. */
 export function sprintln(args: readonly unknown[]): string {
   let out = '';
-  for (const a of args) {
-    out += (out === '' ? '' : ' ') + fmtValue(a, 'v', plain, 0);
-    checkLength(out.length);
-  }
+  for (const a of args) out = append(out, (out === '' ? '' : ' ') + fmtValue(a, 'v', plain, 0));
   return out + '\n';
 }
 
@@ -231,10 +237,10 @@ export function sprintf(format: string, args: readonly unknown[]): string {
   while (i < end) {
     const pct = format.indexOf('%', i);
     if (pct < 0) {
-      out += format.slice(i);
+      out = append(out, format.slice(i));
       break;
     }
-    out += format.slice(i, pct);
+    out = append(out, format.slice(i, pct));
     i = pct + 1;
     const f: Flags = { ...plain };
     for (; i < end; i++) {
@@ -280,12 +286,11 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     }
     const arg = args[argNum++];
     if (verb === 'v' && f.plus) f.plus = false; // %+v only changes structs, which templates cannot see
-    out += fmtValue(arg, verb, f, 0);
-    checkLength(out.length);
+    out = append(out, fmtValue(arg, verb, f, 0));
   }
   if (argNum < args.length) {
     const extra = args.slice(argNum).map((a) => (a === null || a === undefined ? '<nil>' : goType(a) + '=' + formatV(a)));
-    out += '%!(EXTRA ' + extra.join(', ') + ')';
+    out = append(out, '%!(EXTRA ' + joinBounded(extra, ', ') + ')');
   }
   return out;
 }

@@ -1,4 +1,6 @@
 /** Go's strconv.Quote family and unicode.IsPrint, as fmt's %q and Sprig's quote use them. */
+import { checkLength } from './bounds.js';
+import { SCAN_STEP, scanned } from './budget.js';
 
 const printable = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
 
@@ -31,7 +33,15 @@ function escapeRune(ch: string, q: string, asciiOnly: boolean): string {
 /** strconv.Quote (asciiOnly: QuoteToASCII). */
 export function quote(s: string, asciiOnly = false): string {
   let out = '"';
-  for (const ch of s) out += escapeRune(ch, '"', asciiOnly);
+  let n = 0;
+  for (const ch of s) {
+    // An escape is up to ten characters a rune: the length is checked as it grows, not after.
+    if (++n % SCAN_STEP === 0) {
+      scanned();
+      checkLength(out.length);
+    }
+    out += escapeRune(ch, '"', asciiOnly);
+  }
   return out + '"';
 }
 

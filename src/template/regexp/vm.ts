@@ -3,6 +3,7 @@
  * template cannot backtrack exponentially (JS RegExp can, and cannot be interrupted). Matches
  * are leftmost-first like Go's regexp.
  */
+import { spend } from '../budget.js';
 import { inSet, type CharSet, type Re } from './ast.js';
 import { RegexpError } from './error.js';
 import { parseRegexp } from './parse.js';
@@ -143,19 +144,18 @@ interface Thread {
 
 /**
  * Leftmost-first match in cps starting the search at `from`; capture positions are code point
- * indices. Work is O(input × program), checked against the deadline (epoch ms).
+ * indices. Work is O(input × program), charged to the render (budget.ts) as it goes.
  */
-export function execProgram(p: Program, cps: number[], from: number, deadline: number): number[] | null {
+export function execProgram(p: Program, cps: number[], from: number): number[] | null {
   const n = cps.length;
   let clist: Thread[] = [];
   let nlist: Thread[] = [];
   const seen = new Int32Array(p.insts.length).fill(-1);
   let matched: number[] | null = null;
-  let steps = 0;
   const add = (list: Thread[], pc: number, caps: number[], pos: number, gen: number): void => {
     if (seen[pc] === gen) return;
     seen[pc] = gen;
-    if ((++steps & 4095) === 0 && Date.now() > deadline) throw new Error('template execution timed out in regexp match');
+    spend(1); // a step costs about what an executed node does
     const inst = p.insts[pc] as Inst;
     switch (inst.op) {
       case 'jmp':

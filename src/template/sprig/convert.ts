@@ -1,7 +1,8 @@
 /** Sprig's loose conversions (strval, toInt64, toFloat64, strslice, empty), shared by its functions. */
 import { formatV } from '../printf.js';
 import { timeString } from '../timefmt.js';
-import { GoTime, Int64, isMap, wrap64 } from '../values.js';
+import { copied } from '../budget.js';
+import { GoTime, Int64, hasKeys, isMap, wrap64 } from '../values.js';
 
 /** Sprig's strval: strings as they are, Stringers via String(), everything else via %v. */
 export const strval = (v: unknown): string => (typeof v === 'string' ? v : v instanceof GoTime ? timeString(v) : formatV(v));
@@ -54,7 +55,10 @@ export const toInt = (v: unknown): number => Number(toInt64(v));
 
 /** Sprig's strslice: a list's non-nil elements as strings; a scalar as a one-element list. */
 export function strslice(v: unknown): string[] {
-  if (Array.isArray(v)) return v.filter((e) => e !== null && e !== undefined).map(strval);
+  if (Array.isArray(v)) {
+    copied(v.length);
+    return v.filter((e) => e !== null && e !== undefined).map(strval);
+  }
   if (v === null || v === undefined) return [];
   return [strval(v)];
 }
@@ -75,5 +79,5 @@ export function empty(v: unknown): boolean {
   if (v instanceof Int64) return v.v === 0n;
   if (v instanceof GoTime) return false;
   if (Array.isArray(v)) return v.length === 0;
-  return isMap(v) && Object.keys(v).length === 0;
+  return isMap(v) && !hasKeys(v);
 }

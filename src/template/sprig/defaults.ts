@@ -1,5 +1,6 @@
 /** Sprig's defaults and JSON functions, as ntfy's util/sprig/defaults.go defines them. */
-import { ValueTooLarge } from '../bounds.js';
+import { RenderLimit } from '../bounds.js';
+import { spend } from '../budget.js';
 import { fail, fn, type GoFunc } from '../funcs.js';
 import { empty } from './convert.js';
 import { marshal } from './json.js';
@@ -9,6 +10,7 @@ import { marshal } from './json.js';
  * place and makes the whole call an error, which fromJSON ignores and mustFromJSON reports.
  */
 function unmarshal(s: string): { value: unknown; err?: string } {
+  spend(Math.ceil(s.length / 4)); // JSON.parse builds a value from every few characters
   let err: string | undefined;
   try {
     const value = JSON.parse(s, (_k, x: unknown) => {
@@ -27,7 +29,7 @@ const orNull = <T>(f: () => T): T | null => {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ValueTooLarge) throw e;
+    if (e instanceof RenderLimit) throw e;
     return null;
   }
 };

@@ -52,7 +52,8 @@ export const dicts: Record<string, GoFunc> = {
   }),
   omit: fn('map ...string', (d: Dict, ...keys: string[]) => {
     const out: GoMap = {};
-    for (const k of d === null ? [] : sortedKeys(d)) if (!keys.includes(k)) setKey(out, k, (d as GoMap)[k]);
+    const drop = new Set(keys);
+    for (const k of d === null ? [] : sortedKeys(d)) if (!drop.has(k)) setKey(out, k, (d as GoMap)[k]);
     return out;
   }),
   values: fn('map', (d: Dict) => (d === null ? [] : sortedKeys(d).map((k) => d[k]))),

@@ -1,5 +1,6 @@
 /** Go's encoding/json Marshal, MarshalIndent and Encoder (for Sprig's toJSON family). */
-import { checkLength } from '../bounds.js';
+import { append, checkLength } from '../bounds.js';
+import { SCAN_STEP, scanned, spend } from '../budget.js';
 import { fail } from '../funcs.js';
 import { formatFloat } from '../floatfmt.js';
 import { formatTime } from '../timefmt.js';
@@ -7,7 +8,13 @@ import { GoTime, Int64, sortedKeys, isMap } from '../values.js';
 
 function jsonString(s: string, escapeHTML: boolean): string {
   let out = '"';
+  let n = 0;
   for (const ch of s) {
+    // \u escapes make six characters of one: the length is checked as it grows, not after.
+    if (++n % SCAN_STEP === 0) {
+      scanned();
+      checkLength(out.length);
+    }
     const c = ch.codePointAt(0) ?? 0;
     if (ch === '"' || ch === '\\') out += '\\' + ch;
     else if (ch === '\n') out += '\\n';
@@ -31,8 +38,9 @@ function jsonFloat(f: number): string {
   return formatFloat(f, 'f', -1);
 }
 
-/** JSON text of a value; indent '' means compact. */
+/** JSON text of a value; indent '' means compact. Each value visited is charged to the render (budget.ts). */
 export function marshal(v: unknown, escapeHTML: boolean, indent = '', prefix = ''): string {
+  spend(1);
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
@@ -52,10 +60,7 @@ export function marshal(v: unknown, escapeHTML: boolean, indent = '', prefix = '
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     let out = '[' + nl;
-    for (let i = 0; i < v.length; i++) {
-      out += (i > 0 ? ',' + nl : '') + inner + marshal(v[i], escapeHTML, indent, inner);
-      checkLength(out.length);
-    }
+    for (let i = 0; i < v.length; i++) out = append(out, (i > 0 ? ',' + nl : '') + inner + marshal(v[i], escapeHTML, indent, inner));
     return out + nl + prefix + ']';
   }
   if (isMap(v)) {
@@ -63,8 +68,8 @@ export function marshal(v: unknown, escapeHTML: boolean, indent = '', prefix = '
     if (keys.length === 0) return '{}';
     let out = '{' + nl;
     keys.forEach((k, i) => {
-      out += (i > 0 ? ',' + nl : '') + inner + jsonString(k, escapeHTML) + colon + marshal(v[k], escapeHTML, indent, inner);
-      checkLength(out.length);
+      out = append(out, (i > 0 ? ',' + nl : '') + inner + jsonString(k, escapeHTML) + colon);
+      out = append(out, marshal(v[k], escapeHTML, indent, inner));
     });
     return out + nl + prefix + '}';
   }

@@ -1,5 +1,7 @@
 /** Sprig's list functions, as ntfy's util/sprig/list.go defines them. */
-import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
+import { MAX_LIST, ValueTooLarge } from '../bounds.js';
+import { copied, spend } from '../budget.js';
+import { fail, fn, type GoFunc } from '../funcs.js';
 import { ELEM, Int64, goKind, typedArray, type GoArray } from '../values.js';
 import { deepEqual } from './reflect.js';
 import { empty, toInt } from './convert.js';
@@ -16,6 +18,7 @@ function chunk(size: bigint, list: unknown): unknown[] {
   const n = Number(size);
   if (l.length === 0) return typedArray([], '[]interface {}');
   if (n <= 0) fail('runtime error: makeslice: len out of range');
+  copied(l.length);
   const out: unknown[][] = [];
   for (let i = 0; i < l.length; i += n) out.push(l.slice(i, i + n));
   return typedArray(out, '[]interface {}');
@@ -44,7 +47,11 @@ const initial = fn('any', (list: unknown) => elems(list, 'cannot find initial on
 const push = fn('any any', (list: unknown, v: unknown) => [...elems(list, 'cannot push on type'), v]);
 const prepend = fn('any any', (list: unknown, v: unknown) => [v, ...elems(list, 'cannot prepend on type')]);
 const reverse = fn('any', (list: unknown) => [...elems(list, 'cannot find reverse on type')].reverse());
-const compact = fn('any', (list: unknown) => elems(list, 'cannot compact on type').filter((v) => !empty(v)));
+const compact = fn('any', (list: unknown) => {
+  const l = elems(list, 'cannot compact on type');
+  copied(l.length);
+  return l.filter((v) => !empty(v));
+});
 /** A key equal exactly when reflect.DeepEqual is, for values that are not lists, maps or times. */
 function scalarKey(v: unknown): string | undefined {
   if (v === null || v === undefined) return 'nil';
@@ -52,18 +59,19 @@ function scalarKey(v: unknown): string | undefined {
   return typeof v === 'object' ? undefined : typeof v + ':' + String(v);
 }
 
-// Quadratic in the number of distinct lists/maps, so it watches the deadline.
-const uniq = timedFn('any', (deadline: number, list: unknown) => {
+// Quadratic in the number of distinct lists/maps: deepEqual charges each comparison.
+const uniq = fn('any', (list: unknown) => {
   const out: unknown[] = [];
   const seen = new Set<string>();
   const composite: unknown[] = [];
-  for (const v of elems(list, 'cannot find uniq on type')) {
+  const l = elems(list, 'cannot find uniq on type');
+  spend(l.length);
+  for (const v of l) {
     const key = scalarKey(v);
     if (key !== undefined) {
       if (!seen.has(key)) out.push(v);
       seen.add(key);
     } else if (!composite.some((o) => deepEqual(o, v))) {
-      if (Date.now() > deadline) fail('template execution timed out in uniq');
       composite.push(v);
       out.push(v);
     }
@@ -114,7 +122,10 @@ export const lists: Record<string, GoFunc> = {
   concat: fn('...any', (...lists: unknown[]) => {
     const out: unknown[] = [];
     for (const l of lists) {
-      if (!Array.isArray(l)) fail(l === null || l === undefined ? 'runtime error: invalid memory address or nil pointer dereference' : `cannot concat type ${goKind(l)} as list`);
+      if (!Array.isArray(l)) return fail(l === null || l === undefined ? 'runtime error: invalid memory address or nil pointer dereference' : `cannot concat type ${goKind(l)} as list`);
+      // Checked before copying: many arguments naming one big list would build it many times over.
+      if (out.length + l.length > MAX_LIST) throw new ValueTooLarge('list');
+      copied(l.length);
       for (const e of l as unknown[]) out.push(e);
     }
     return out;

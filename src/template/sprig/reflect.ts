@@ -1,9 +1,32 @@
 /** Sprig's reflection functions and reflect.DeepEqual over the value model. */
+import { copied, spend } from '../budget.js';
 import { fn, type GoFunc } from '../funcs.js';
 import { GoTime, Int64, goKind, goType, isMap } from '../values.js';
 
-/** reflect.DeepEqual: same Go type and deeply equal contents (so float64 1 is not int 1). */
+/**
+ * reflect.DeepEqual: same Go type and deeply equal contents (so float64 1 is not int 1). As
+ * Go's, it takes a list or map compared with itself as equal at once, and a pair of lists or
+ * maps met again as equal (if they differ, the first comparison of the pair says so), so a
+ * value built from shared references is compared once per pair of nodes, not once per path;
+ * each pair visited is charged to the render (budget.ts).
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
+  return equal(a, b, new Map());
+}
+
+type Seen = Map<object, Set<object>>;
+
+/** Whether the pair was met before; records it if not. */
+function met(seen: Seen, a: object, b: object): boolean {
+  const partners = seen.get(a);
+  if (partners === undefined) seen.set(a, new Set([b]));
+  else if (partners.has(b)) return true;
+  else partners.add(b);
+  return false;
+}
+
+function equal(a: unknown, b: unknown, seen: Seen): boolean {
+  spend(1);
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
@@ -15,11 +38,17 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a)) {
     const l = b as unknown[];
-    return a.length === l.length && a.every((v, i) => deepEqual(v, l[i]));
+    if (a.length !== l.length) return false;
+    if (a === l || met(seen, a, l)) return true;
+    return a.every((v, i) => equal(v, l[i], seen));
   }
   if (isMap(a) && isMap(b)) {
+    if (a === b) return true;
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    copied(ka.length);
+    if (ka.length !== Object.keys(b).length) return false;
+    if (met(seen, a, b)) return true;
+    return ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k], seen));
   }
   return a === b;
 }

@@ -1,6 +1,7 @@
 /** Sprig's regex functions, over Go's RE2 syntax and semantics (regexp/ is a linear-time engine). */
-import { ValueTooLarge, checkLength } from '../bounds.js';
-import { fail, fn, timedFn, type GoFunc } from '../funcs.js';
+import { RenderLimit, checkLength } from '../bounds.js';
+import { SCAN_STEP, scanned } from '../budget.js';
+import { fail, fn, type GoFunc } from '../funcs.js';
 import { RegexpError } from '../regexp/error.js';
 import { compileRegexp, execProgram, type Program } from '../regexp/vm.js';
 import { typedArray } from '../values.js';
@@ -23,6 +24,7 @@ class Subject {
   readonly offs: number[] = [];
   constructor(readonly s: string) {
     for (let i = 0; i < s.length; ) {
+      if (this.cps.length % SCAN_STEP === 0) scanned();
       const cp = s.codePointAt(i) ?? 0;
       this.cps.push(cp);
       this.offs.push(i);
@@ -36,11 +38,11 @@ class Subject {
 }
 
 /** Go's allMatches: n < 0 for all; an empty match right after a match is skipped. */
-function findAll(p: Program, sub: Subject, n: number, deadline: number): number[][] {
+function findAll(p: Program, sub: Subject, n: number): number[][] {
   const out: number[][] = [];
   const end = sub.cps.length;
   for (let pos = 0, prevEnd = -1; (n < 0 || out.length < n) && pos <= end; ) {
-    const m = execProgram(p, sub.cps, pos, deadline);
+    const m = execProgram(p, sub.cps, pos);
     if (m === null) break;
     const [a = 0, b = 0] = m;
     let accept = true;
@@ -55,12 +57,12 @@ function findAll(p: Program, sub: Subject, n: number, deadline: number): number[
 }
 
 /** Go's Regexp.replaceAll. */
-function replaceAll(p: Program, s: string, repl: (sub: Subject, m: number[]) => string, deadline: number): string {
+function replaceAll(p: Program, s: string, repl: (sub: Subject, m: number[]) => string): string {
   const sub = new Subject(s);
   let out = '';
   let lastEnd = 0;
   for (let pos = 0; pos <= sub.cps.length; ) {
-    const m = execProgram(p, sub.cps, pos, deadline);
+    const m = execProgram(p, sub.cps, pos);
     if (m === null) break;
     const [a = 0, b = 0] = m;
     out += sub.text(lastEnd, a);
@@ -85,14 +87,14 @@ function expand(repl: string, p: Program, sub: Subject, m: number[]): string {
 }
 
 /** Go's Regexp.Split. */
-function split(p: Program, src: string, s: string, n: number, deadline: number): string[] {
+function split(p: Program, src: string, s: string, n: number): string[] {
   if (n === 0) return [];
   if (src.length > 0 && s.length === 0) return [''];
   const sub = new Subject(s);
   const out: string[] = [];
   let beg = 0;
   let end = 0;
-  for (const m of findAll(p, sub, n, deadline)) {
+  for (const m of findAll(p, sub, n)) {
     if (n > 0 && out.length === n - 1) break;
     end = m[0] ?? 0;
     if ((m[1] ?? 0) !== 0) out.push(sub.text(beg, end));
@@ -107,43 +109,43 @@ function run<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ValueTooLarge) throw e;
+    if (e instanceof RenderLimit) throw e;
     return fail((e as Error).message);
   }
 }
 
 const strs = (v: string[]): unknown[] => typedArray(v, 'string');
-const first = (d: number, r: string, s: string): number[] | undefined => findAll(compile(r), new Subject(s), 1, d)[0];
+const first = (r: string, s: string): number[] | undefined => findAll(compile(r), new Subject(s), 1)[0];
 
-const match = timedFn('string string', (d: number, r: string, s: string) => run(() => first(d, r, s) !== undefined));
-const findAllF = timedFn('string string int', (d: number, r: string, s: string, n: bigint) =>
+const match = fn('string string', (r: string, s: string) => run(() => first(r, s) !== undefined));
+const findAllF = fn('string string int', (r: string, s: string, n: bigint) =>
   run(() => {
     const sub = new Subject(s);
-    return strs(findAll(compile(r), sub, Number(n), d).map((m) => sub.text(m[0] ?? 0, m[1] ?? 0)));
+    return strs(findAll(compile(r), sub, Number(n)).map((m) => sub.text(m[0] ?? 0, m[1] ?? 0)));
   }),
 );
-const find = timedFn('string string', (d: number, r: string, s: string) =>
+const find = fn('string string', (r: string, s: string) =>
   run(() => {
-    const m = first(d, r, s);
+    const m = first(r, s);
     return m === undefined ? '' : new Subject(s).text(m[0] ?? 0, m[1] ?? 0);
   }),
 );
-const replace = timedFn('string string string', (d: number, r: string, s: string, repl: string) =>
+const replace = fn('string string string', (r: string, s: string, repl: string) =>
   run(() => {
     const p = compile(r);
-    return replaceAll(p, s, (sub, m) => expand(repl, p, sub, m), d);
+    return replaceAll(p, s, (sub, m) => expand(repl, p, sub, m));
   }),
 );
-const replaceLiteral = timedFn('string string string', (d: number, r: string, s: string, repl: string) =>
-  run(() => replaceAll(compile(r), s, () => repl, d)),
+const replaceLiteral = fn('string string string', (r: string, s: string, repl: string) =>
+  run(() => replaceAll(compile(r), s, () => repl)),
 );
-const splitF = timedFn('string string int', (d: number, r: string, s: string, n: bigint) => run(() => strs(split(compile(r), r, s, Number(n), d))));
+const splitF = fn('string string int', (r: string, s: string, n: bigint) => run(() => strs(split(compile(r), r, s, Number(n)))));
 
 export const regex: Record<string, GoFunc> = {
   // Sprig's regexMatch swallows a bad pattern and answers false.
-  regexMatch: timedFn('string string', (d: number, r: string, s: string) => {
+  regexMatch: fn('string string', (r: string, s: string) => {
     try {
-      return first(d, r, s) !== undefined;
+      return first(r, s) !== undefined;
     } catch (e) {
       if (e instanceof RegexpError) return false;
       throw e;

@@ -4,8 +4,9 @@ import { sprintf } from '../printf.js';
 import { quote as goQuote } from '../quote.js';
 import { goDecode } from '../bytestring.js';
 import { goTrimSpace } from '../space.js';
-import { byteLen, compareStrings, typedArray, typedMap } from '../values.js';
-import { checkLength, joinBounded } from '../bounds.js';
+import { KEY_UNITS, byteLen, compareStrings, typedArray, typedMap } from '../values.js';
+import { MAX_LIST, ValueTooLarge, checkLength, joinBounded } from '../bounds.js';
+import { SCAN_STEP, scanned, spend } from '../budget.js';
 import { parseInt10, strslice, strval } from './convert.js';
 import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 
@@ -16,7 +17,8 @@ import { LOOP_LIMIT, STRING_LIMIT } from './limits.js';
 function mapRunes(s: string, f: (c: string) => string): string {
   const whole = f(s);
   if (whole.length === s.length && !s.includes('Σ')) return whole;
-  return Array.from(s, (c) => {
+  return Array.from(s, (c, i) => {
+    if (i % SCAN_STEP === SCAN_STEP - 1) scanned();
     const m = Array.from(f(c));
     if (m.length === 1) return m[0] ?? c;
     // "İ" lowers to "i" plus a combining dot in JS; Go's simple mapping is just "i".
@@ -42,6 +44,7 @@ function title(s: string): string {
   let out = '';
   let inWord = false;
   chars.forEach((c, i) => {
+    if (i % SCAN_STEP === SCAN_STEP - 1) scanned();
     if (isLetter(c)) {
       out += inWord ? low(i) : (digraphTitle[c] ?? upper(c));
       inWord = true;
@@ -92,27 +95,37 @@ function repeat(count: bigint, s: string): string {
   return s.repeat(Number(count));
 }
 
-/** strings.Trim with a cutset. */
+/** The character (one code point, or a lone surrogate) that ends at s[end - 1]. */
+function charBefore(s: string, end: number): string {
+  const low = s.charCodeAt(end - 1);
+  const high = s.charCodeAt(end - 2);
+  return low >= 0xdc00 && low < 0xe000 && high >= 0xd800 && high < 0xdc00 ? s.slice(end - 2, end) : s.slice(end - 1, end);
+}
+
+/** strings.Trim with a cutset; looks only at the characters it trims, not the whole string. */
 function trimCutset(s: string, cutset: string): string {
   const set = new Set(Array.from(cutset));
-  const chars = Array.from(s);
   let a = 0;
-  let b = chars.length;
-  while (a < b && set.has(chars[a] ?? '')) a++;
-  while (b > a && set.has(chars[b - 1] ?? '')) b--;
-  return chars.slice(a, b).join('');
+  let b = s.length;
+  for (let ch = String.fromCodePoint(s.codePointAt(a) ?? 0); a < b && set.has(ch); ch = String.fromCodePoint(s.codePointAt(a) ?? 0)) a += ch.length;
+  for (let ch = charBefore(s, b); b > a && set.has(ch); ch = charBefore(s, b)) b -= ch.length;
+  return s.slice(a, b);
 }
 
 /** strings.SplitN: n < 0 all parts, n == 0 none; an empty separator splits into runes. */
 function splitN(s: string, sep: string, n: number): string[] {
   if (n === 0) return [];
   let parts = sep === '' ? Array.from(s) : s.split(sep);
+  // split and splitn make a map of the parts, which the executor's list bound does not see.
+  if (parts.length > MAX_LIST) throw new ValueTooLarge('list');
   if (n > 0 && parts.length > n) parts = [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
   return parts;
 }
 
-const indexed = (parts: string[]): Record<string, unknown> =>
-  typedMap(Object.fromEntries(parts.map((p, i) => ['_' + i, p])), 'string');
+function indexed(parts: string[]): Record<string, unknown> {
+  spend(parts.length * KEY_UNITS);
+  return typedMap(Object.fromEntries(parts.map((p, i) => ['_' + i, p])), 'string');
+}
 
 function atoi(s: string): bigint {
   const v = parseInt10(s);

@@ -1,5 +1,6 @@
 /** Sprig's urlParse and urlJoin over a subset of Go's net/url (see FUNCTIONS.md). */
 import { fail, fn, type GoFunc } from '../funcs.js';
+import { percentEncoder } from '../percent.js';
 import { goKind, type GoMap } from '../values.js';
 
 const unescape = (s: string): string => {
@@ -11,15 +12,8 @@ const unescape = (s: string): string => {
 };
 
 /** Go's shouldEscape for paths and fragments: unreserved characters and a few sub-delims stay. */
-function escape(s: string, fragment: boolean): string {
-  return Array.from(Buffer.from(s, 'utf8'))
-    .map((b) => {
-      const c = String.fromCharCode(b);
-      if (/[A-Za-z0-9\-_.~$&+,/:;=@]/.test(c) || (fragment && /[!()*?]/.test(c))) return c;
-      return '%' + b.toString(16).toUpperCase().padStart(2, '0');
-    })
-    .join('');
-}
+const escapePath = percentEncoder(/[A-Za-z0-9\-_.~$&+,/:;=@]/);
+const escapeFragment = percentEncoder(/[A-Za-z0-9\-_.~$&+,/:;=@!()*?]/);
 
 function urlParse(raw: string): GoMap {
   let rest = raw;
@@ -96,14 +90,14 @@ function urlJoin(d: GoMap | null): string {
       }
       out += host;
     }
-    const p = escape(path, false);
+    const p = escapePath(path);
     if (p !== '' && p[0] !== '/' && host !== '') out += '/';
     // RFC 3986 4.2: a relative path whose first segment has a colon would read as a scheme.
     if (out === '' && /^[^/]*:/.test(p)) out += './';
     out += p;
   }
   if (query !== '') out += '?' + query;
-  if (fragment !== '') out += '#' + escape(fragment, true);
+  if (fragment !== '') out += '#' + escapeFragment(fragment);
   return out;
 }
 

@@ -12,7 +12,7 @@ import type { TemplateRequest } from './parse.js';
 
 /** ntfy's jsonBodyBytesLimit: a templated publish may send this much JSON even past message-size-limit. */
 export const templateBodyLimit = 32 * 1024;
-/** ntfy's DoS guards: template size, output size and running time. */
+/** ntfy's DoS guards: template size, output size and running time (the engine adds a work budget). */
 const maxTemplateBytes = 32 * 1024;
 const maxOutputBytes = 1024 * 1024;
 const timeoutMs = 100;
@@ -31,10 +31,11 @@ interface TemplateFile {
  * ntfy's handleBodyAsTemplatedTextMessage: renders the request's templates — a template
  * file's, or the message, title and priority parameters — against the JSON body, into the
  * message. Errors are ntfy's: 41303 body too long, 40047/40048 template file missing or
- * invalid, 40042 body not JSON, 40043 parse, 40044 disallowed, 40045 execution, 40041
- * result too long, 40007 a rendered priority that is none. A rendered title past
- * message-title-size-limit is 40041 too, not 40057: the sent title passed, and 40041 is the
- * code ntfy clients know for what the rendering made too long.
+ * invalid, 40042 body not JSON, 40043 parse, 40044 disallowed, 40045 execution, 40055
+ * execution past its deadline or work budget, 40041 result too long, 40007 a rendered
+ * priority that is none. A rendered title past message-title-size-limit is 40041 too, not
+ * 40057: the sent title passed, and 40041 is the code ntfy clients know for what the
+ * rendering made too long.
  */
 export async function renderTemplated(message: Message, request: TemplateRequest, body: Body, opts: { templateDir: string; messageSizeLimit: number; messageTitleSizeLimit: number }): Promise<void> {
   if (body.truncated) throw errors.entityTooLargeJsonBody;
@@ -142,6 +143,7 @@ function renderOne(name: string, text: string, data: unknown): string {
     if (!(err instanceof TemplateError)) throw err;
     if (err.code === 'parse') throw errors.templateInvalid.wrap(err.message);
     if (err.code === 'disallowed') throw errors.templateDisallowed;
+    if (err.code === 'timeout') throw errors.templateExecuteTimeout;
     throw errors.templateExecuteFailed.wrap(`template ${name}: ${err.message}`);
   }
 }

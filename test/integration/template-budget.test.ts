@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { publish, type Json } from '../support/clients.js';
+import { spawnServer, type ChildServer } from '../support/server.js';
+
+/**
+ * Issue 33, finding 2, against a real server in its own process: a templated publish whose
+ * value is built from shared references is answered at once (as ntfy when Go answers at once,
+ * 400/40055 when a walk would take the rest of the day) while /v1/health stays fast.
+ */
+// Spawned at the top level, so the kill spawnServer registers runs when the file's tests end.
+const server: ChildServer = await spawnServer([]);
+
+/** The issue's message template, with the walk at its end. */
+const hostile = (depth: number, walk: string): string => `{{$x := list 1}}{{range $i := until ${depth}}}{{$x = list $x $x}}{{end}}${walk}`;
+
+/** Sends the publish while polling /v1/health; returns the answer, its time and the slowest health answer. */
+async function sendWatchingHealth(message: string): Promise<{ status: number; json: Json; ms: number; healthMs: number }> {
+  let healthMs = 0;
+  let done = false;
+  const watch = (async (): Promise<void> => {
+    while (!done) {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/v1/health`);
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+      healthMs = Math.max(healthMs, performance.now() - started);
+    }
+  })();
+  const started = performance.now();
+  const { status, json } = await publish(`${server.url}/hostile`, '{}', { Template: 'yes', Message: message });
+  const ms = performance.now() - started;
+  done = true;
+  await watch;
+  return { status, json, ms, healthMs };
+}
+
+describe('templates — shared structure against a real server', () => {
+  for (const depth of [24, 40]) {
+    it(`shared structure — the issue's deepEqual at depth ${depth} answers true at once, as ntfy (Go compares a list with itself at once)`, async () => {
+      const r = await sendWatchingHealth(hostile(depth, '{{deepEqual $x $x}}'));
+      assert.deepEqual([r.status, r.json.message], [200, 'true']);
+      assert.ok(r.ms < 1000, `${r.ms} ms`);
+      assert.ok(r.healthMs < 200, `health ${r.healthMs} ms`);
+    });
+
+    for (const walk of ['{{toJSON $x}}', '{{$x}}', '{{printf "%v" $x}}', '{{join "," $x}}', '{{eq $x $x}}']) {
+      it(`shared structure — ${walk} at depth ${depth} → 400/40055 quickly, health stays fast`, async () => {
+        const r = await sendWatchingHealth(hostile(depth, walk));
+        // At depth 24 a walk may reach the size bound first (40045 "too large") on a fast machine.
+        const codes = depth === 40 ? [40055] : [40055, 40045];
+        assert.equal(r.status, 400);
+        assert.ok(codes.includes(r.json.code as number), JSON.stringify(r.json));
+        if (r.json.code === 40055) assert.equal(r.json.error, 'invalid request: template execution timed out');
+        assert.ok(r.ms < 1000, `${r.ms} ms`);
+        assert.ok(r.healthMs < 200, `health ${r.healthMs} ms`);
+      });
+    }
+  }
+});
