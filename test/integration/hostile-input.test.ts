@@ -116,9 +116,9 @@ describe('hostile input — one client sends every reproducer of issue 33', () =
       assert.deepEqual([compared.status, JSON.parse(compared.text).message], [200, 'true'], compared.text);
       assert.ok(compared.ms < 1000, `deepEqual at depth ${depth} answered in ${compared.ms} ms`);
     }
-    const printed = await post('/tpl', '{}', { Template: 'yes', Message: sharedStructure(40, 'toJson $x') });
+    const printed = await post('/tpl', '{}', { Template: 'yes', Message: sharedStructure(40, 'toJSON $x') });
     assert.deepEqual([printed.status, printed.code], [400, 40055], printed.text);
-    assert.ok(printed.ms < 1000, `toJson at depth 40 answered in ${printed.ms} ms`);
+    assert.ok(printed.ms < 1000, `toJSON at depth 40 answered in ${printed.ms} ms`);
   });
 
   it('3: a 60 KB encoded-word header is refused before it is decoded (431)', async () => {

@@ -42,7 +42,7 @@ const action = fc.oneof(
 );
 const template = fc.oneof(fc.constantFrom('yes', '1', 'no', 'github', 'grafana', 'alertmanager', 'missing', '../etc/passwd', '{{'), junk);
 /** Issue 33, finding 2: a value of shared structure 2^depth nodes wide, walked by a structural function. */
-const sharedStructure = fc.tuple(fc.integer({ min: 10, max: 40 }), fc.constantFrom('deepEqual $x $x', 'has $x (list $x)', 'toJson $x', 'printf "%v" $x', 'uniq (list $x $x)', 'without (list $x) $x', 'len (toString $x)', 'eq $x $x'))
+const sharedStructure = fc.tuple(fc.integer({ min: 10, max: 40 }), fc.constantFrom('deepEqual $x $x', 'has $x (list $x)', 'toJSON $x', 'printf "%v" $x', 'uniq (list $x $x)', 'without (list $x) $x', 'len (toString $x)', 'eq $x $x'))
   .map(([depth, walk]) => `{{$x := list 1}}{{range $i := until ${depth}}}{{$x = list $x $x}}{{end}}{{${walk}}}`);
 const templateText = fc.oneof(sharedStructure, fc.constantFrom('{{.a}}', '{{range .x}}{{.}}{{end}}', '{{template "x"}}', '{{', '{{.a.b.c}}', '{{printf "%s" .}}', '{{range $i := until 100000}}{{$i}}{{end}}', '{{ len nil }}'), junk);
 const encoded = fc.tuple(fc.constantFrom('UTF-8', 'utf-8', 'ISO-8859-1', 'x-unknown', ''), fc.constantFrom('B', 'Q', 'X', ''), fc.oneof(fc.base64String({ maxLength: 12 }), junk)).map(([c, e, t]) => `=?${c}?${e}?${t}?=`);
