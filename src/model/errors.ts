@@ -75,6 +75,8 @@ export const errors = {
   templateTooLarge: row(40056, 400, 'invalid request: template too large', `${docs}/publish/#message-templating`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
+  clickUrlInvalid: row(40092, 400, 'invalid request: click URL is invalid', `${docs}/publish/#click-action`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),
