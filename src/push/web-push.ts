@@ -129,6 +129,14 @@ export class WebPush {
     const { log } = this.options;
     const context = { webPushSubscriptionId: subscription.id, endpoint: subscription.endpoint };
     try {
+      // A subscription stored before the endpoint checks (or under another allow-list) is
+      // checked again: an IP-literal host never reaches the lookup that guards the connection.
+      const refusal = this.refusalOf(subscription.endpoint);
+      if (refusal !== undefined) {
+        await this.store.removeByEndpoint(subscription.endpoint);
+        log.warn({ ...context, refusal }, 'web push endpoint not allowed; subscription removed');
+        return false;
+      }
       const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { auth: subscription.auth, p256dh: subscription.p256dh } }, payload, {
         headers: { Authorization: this.authorization(subscription.endpoint) },
         TTL: this.options.ttlSeconds,

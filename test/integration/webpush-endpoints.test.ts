@@ -76,6 +76,18 @@ describe('web push — endpoints refused (issue 33)', () => {
     assert.ok(performance.now() - started < 200, 'health answers at once');
   });
 
+  it('a subscription stored before the checks (the reproducer\'s endpoint) gets no push and is removed', async () => {
+    const internal = await listener();
+    const s = await server();
+    const store = s.server.context.webPush?.store;
+    const endpoint = `https://127.0.0.1:${internal.port}\\x.google.com/../../internal/admin?action=restart`;
+    await store?.upsert({ endpoint, ...keys, topics: ['alerts'], userId: '', subscriberIp: '127.0.0.1' }, Math.floor(Date.now() / 1000));
+    assert.equal((await fetch(`${s.url}/alerts`, { method: 'POST', body: 'restart?' })).status, 200);
+    await s.server.context.webPush?.settled();
+    assert.equal(internal.connections(), 0);
+    assert.deepEqual(await store?.forTopic('alerts'), []);
+  });
+
   it('40039 says why: backslash, user, port, http:, IP address, encoded separators', async () => {
     const s = await server({}, answering('142.250.74.42'));
     const cases: [string, string][] = [
