@@ -26,6 +26,7 @@ import { Caller } from './calls/caller.js';
 import { TwilioGateway } from './calls/twilio.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Upstream } from './push/upstream.js';
+import { systemResolver, type HostResolver } from './push/public-address.js';
 import { WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
@@ -55,8 +56,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What the server reaches outside itself, replaceable by tests: the resolver Web Push checks push services' hosts with. */
+export interface Surroundings {
+  resolveHost: HostResolver;
+}
+
 /** The composition root: picks the store, wires the core and the transports, and listens. */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, surroundings: Surroundings = { resolveHost: systemResolver }): Promise<RunningServer> {
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   const web = openWebSite(config.webRoot, (message) => log.warn(message));
@@ -76,7 +82,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // The dashboard shows what the metrics count, so it needs them counted (not served).
   const metrics = config.metrics.enabled || config.enableDashboard ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
-  const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log });
+  const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log, resolve: surroundings.resolveHost });
   const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
   const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,

@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
 import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -249,7 +250,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
     upstream: str('upstream-base-url') === '' ? undefined : { baseUrl: str('upstream-base-url'), accessToken: str('upstream-access-token') },
-    webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[]),
+    webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[], v['web-push-allow-private-endpoints'] as boolean),
     metrics: {
       enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
@@ -261,10 +262,14 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
   };
 }
 
-function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[]): WebPushConfig {
-  // As ntfy's webPushAllowedEndpointsPatterns, matched at the start, but * stays within the
-  // host: ntfy's .+ lets https://evil.example/x.google.com/ pass as a Google endpoint.
-  const patterns = allowed.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/?#@]+'));
+function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[], allowPrivate: boolean): WebPushConfig {
+  const pattern = (entry: string): EndpointPattern => {
+    try {
+      return parseEndpointPattern(entry, allowPrivate);
+    } catch (err) {
+      throw new ConfigError(`invalid value for web-push-allowed-endpoints: ${JSON.stringify(entry)} (${(err as Error).message})`);
+    }
+  };
   return {
     publicKey: str('web-push-public-key'),
     privateKey: str('web-push-private-key'),
@@ -273,7 +278,8 @@ function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey)
     startupQueries: str('web-push-startup-queries'),
     expiryWarningMs: duration('web-push-expiry-warning-duration'),
     expiryMs: duration('web-push-expiry-duration'),
-    allowedEndpoints: new RegExp(`^(?:${patterns.join('|')})`),
+    allowedEndpoints: allowed.map(pattern),
+    allowPrivateEndpoints: allowPrivate,
   };
 }
 

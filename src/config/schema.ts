@@ -4,6 +4,8 @@
  * works unchanged; env names (TOCSIN_<KEY>, NTFY_<KEY>), CLI flags, validation and the
  * README's table all derive from this list.
  */
+import type { EndpointPattern } from '../push/endpoint-pattern.js';
+
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
 export interface Setting {
@@ -124,7 +126,12 @@ export const settings = {
   'web-push-allowed-endpoints': {
     kind: 'list',
     default: ['https://*.google.com/', 'https://*.googleapis.com/', 'https://*.mozilla.com/', 'https://*.mozaws.net/', 'https://*.windows.com/', 'https://*.microsoft.com/', 'https://*.apple.com/'],
-    doc: 'Tocsin: push services browsers may subscribe with (URL prefixes, * any characters; fixed to these in ntfy)',
+    doc: 'Tocsin: push services browsers may subscribe with (fixed to these in ntfy): each scheme://host/path-prefix, the host exact or *. for any name under a domain; an endpoint must match one on its parsed scheme, host, port and path, and resolve to public addresses only',
+  },
+  'web-push-allow-private-endpoints': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tocsin: allow a push service on your own network: web-push-allowed-endpoints entries with http://, an IP address or a port, and endpoints that resolve to loopback, private or link-local addresses (off: the server never sends a push there)',
   },
   'web-root': {
     kind: 'string',
@@ -176,8 +183,10 @@ export interface WebPushConfig {
   startupQueries: string;
   expiryWarningMs: number;
   expiryMs: number;
-  /** web-push-allowed-endpoints as one anchored pattern. */
-  allowedEndpoints: RegExp;
+  /** web-push-allowed-endpoints, parsed. */
+  allowedEndpoints: EndpointPattern[];
+  /** web-push-allow-private-endpoints. */
+  allowPrivateEndpoints: boolean;
 }
 
 /** The Twilio account calls are made with (twilio-*). */

@@ -26,3 +26,10 @@ export interface Action {
 
 /** ntfy allows at most three buttons per message (Android's notification limit). */
 export const maxActions = 3;
+
+/**
+ * Bounds on what one button may carry, as ntfy has none (issue 33, findings 7 and 8): a
+ * label is a button's few words, a body or copied value fits in a default message (4 KB),
+ * and headers and extras are a request's few. URLs are bounded by maxUrlLength.
+ */
+export const actionLimits = { label: 256, text: 4096, entries: 20, key: 256 } as const;

@@ -80,6 +80,8 @@ export const errors = {
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
   tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
+  // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
+  clickUrlInvalid: row(40092, 400, 'invalid request: click URL is invalid', `${docs}/publish/#click-action`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),

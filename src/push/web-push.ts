@@ -1,8 +1,12 @@
+import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
 import type { WebPushConfig } from '../config/schema.js';
 import type { Outbound } from '../model/outbound.js';
 import type { WebPushStore, WebPushSubscription } from '../store/webpush-store.js';
+import { endpointRefusal } from './endpoint-pattern.js';
+import { NotPublicHost, publicAddresses, publicLookup, type HostResolver } from './public-address.js';
+import { postPush } from './push-request.js';
 import { TaskQueue } from './task-queue.js';
 
 /** A push service that does not answer within this long is given up on (the push is lost, the subscription kept). */
@@ -14,6 +18,10 @@ const sendTimeoutMs = 10_000;
  */
 const vapidReuseMs = 3_600_000;
 const vapidValidSeconds = 12 * 3600;
+/** A subscription's host must resolve within this long (a push service's name resolves at once). */
+const subscribeLookupTimeoutMs = 2_000;
+/** At each push, within the send's own timeout. */
+const sendLookupTimeoutMs = 5_000;
 /** Push service origins whose JWT is kept; browsers use a handful, the bound is against the unforeseen. */
 const vapidAudiencesKept = 1_000;
 
@@ -21,7 +29,8 @@ const vapidAudiencesKept = 1_000;
  * Web Push to browsers (ntfy's server_webpush.go): every message that goes live is pushed
  * to each browser subscribed to its topic, encrypted for it (RFC 8291, aes128gcm) and
  * signed with the server's VAPID key (RFC 8292) by the `web-push` package; the request
- * itself goes out with fetch, so it is bounded in time. Pushes run on a queue after the
+ * itself is bounded in time, and goes only to a public address unless
+ * web-push-allow-private-endpoints. Pushes run on a queue after the
  * publish was answered, 8 at a time, at most 10,000 waiting (a dead push service cannot
  * hold up publishing or grow the heap). A push service answering 404 or 410 has dropped
  * the subscription (RFC 8030 §7.3): it is removed.
@@ -30,21 +39,40 @@ export class WebPush {
   private readonly queue: TaskQueue;
   private readonly vapid: webpush.VapidKeys & { subject: string };
   private readonly vapidHeaders = new Map<string, { authorization: string; until: number }>();
+  private readonly lookup: LookupFunction | undefined;
 
   constructor(
     readonly store: WebPushStore,
     private readonly config: WebPushConfig,
-    private readonly options: { baseUrl: string; ttlSeconds: number; log: Logger },
+    private readonly options: { baseUrl: string; ttlSeconds: number; log: Logger; resolve: HostResolver },
   ) {
+    // Resolved again at each push, and connected to the address checked (no DNS rebinding).
+    this.lookup = config.allowPrivateEndpoints ? undefined : publicLookup(options.resolve, sendLookupTimeoutMs);
     // ntfy's webpush-go adds mailto: to a bare address; web-push wants the URI.
     const subject = /^(mailto|https):/.test(config.emailAddress) ? config.emailAddress : `mailto:${config.emailAddress}`;
     this.vapid = { subject, publicKey: config.publicKey, privateKey: config.privateKey };
     this.queue = new TaskQueue(options.log, { name: 'web push', concurrency: 8, limit: 10_000 });
   }
 
-  /** ntfy's web app accepts subscriptions only with push services it knows (web-push-allowed-endpoints). */
-  allows(endpoint: string): boolean {
-    return this.config.allowedEndpoints.test(endpoint);
+  /**
+   * Why a browser's endpoint is refused, or undefined when it is at an allowed push service
+   * (web-push-allowed-endpoints, matched on the parsed URL; ntfy's web app offers only
+   * these) whose host resolves to public addresses alone.
+   */
+  refusalOf(endpoint: string): string | undefined {
+    return endpointRefusal(endpoint, this.config.allowedEndpoints);
+  }
+
+  /** Why the endpoint's host is refused (it resolves to a non-public address, or not at all), checked after refusalOf. */
+  async hostRefusalOf(endpoint: string): Promise<string | undefined> {
+    if (this.config.allowPrivateEndpoints) return undefined;
+    try {
+      await publicAddresses(new URL(endpoint).hostname, this.options.resolve, subscribeLookupTimeoutMs);
+      return undefined;
+    } catch (err) {
+      if (err instanceof NotPublicHost) return err.message;
+      throw err;
+    }
   }
 
   /**
@@ -101,21 +129,28 @@ export class WebPush {
     const { log } = this.options;
     const context = { webPushSubscriptionId: subscription.id, endpoint: subscription.endpoint };
     try {
+      // A subscription stored before the endpoint checks (or under another allow-list) is
+      // checked again: an IP-literal host never reaches the lookup that guards the connection.
+      const refusal = this.refusalOf(subscription.endpoint);
+      if (refusal !== undefined) {
+        await this.store.removeByEndpoint(subscription.endpoint);
+        log.warn({ ...context, refusal }, 'web push endpoint not allowed; subscription removed');
+        return false;
+      }
       const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { auth: subscription.auth, p256dh: subscription.p256dh } }, payload, {
         headers: { Authorization: this.authorization(subscription.endpoint) },
         TTL: this.options.ttlSeconds,
         urgency: 'high', // as ntfy: iOS delivers only these reliably
         contentEncoding: 'aes128gcm',
       });
-      const headers = Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-length').map(([name, value]) => [name, String(value)] as [string, string]);
-      const res = await fetch(request.endpoint, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(sendTimeoutMs) });
-      await res.body?.cancel();
-      if (res.ok) return true;
-      if (res.status === 404 || res.status === 410) {
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      const status = await postPush(request.endpoint, headers, request.body, { lookup: this.lookup, timeoutMs: sendTimeoutMs });
+      if (status >= 200 && status < 300) return true;
+      if (status === 404 || status === 410) {
         await this.store.removeByEndpoint(subscription.endpoint);
-        log.debug({ ...context, status: res.status }, 'web push subscription gone; removed');
+        log.debug({ ...context, status }, 'web push subscription gone; removed');
       } else {
-        log.warn({ ...context, status: res.status }, 'web push refused by the push service');
+        log.warn({ ...context, status }, 'web push refused by the push service');
       }
     } catch (err) {
       log.warn({ ...context, err }, 'web push failed');

@@ -17,7 +17,8 @@ export const webPushTopicLimit = 50;
 /**
  * POST /v1/webpush: ntfy's web app registers the browser's push subscription for the
  * topics it shows (`{"endpoint","auth","p256dh","topics":[...]}`, all of them each time),
- * which it may read; the endpoint must be a known push service's (40039), at most 50
+ * which it may read; the endpoint must be a known push service's, at a public address
+ * (40039, see WebPush.refusalOf), at most 50
  * topics (40040). A second registration of the endpoint replaces the first, and renews it.
  */
 export async function updateWebPush(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
@@ -25,11 +26,13 @@ export async function updateWebPush(ctx: ServerContext, ex: Exchange, req: Reque
   const webPush = enabled(ctx);
   const { endpoint, auth, p256dh, topics } = await subscriptionOf(body);
   if (auth === '' || p256dh === '') throw errors.webPushSubscriptionInvalid;
-  if (!webPush.allows(endpoint)) throw errors.webPushEndpointUnknown;
+  refuseUnless(webPush.refusalOf(endpoint));
   if (topics.length > webPushTopicLimit) throw errors.webPushTopicCountTooHigh;
   if (!topics.every((t) => namePattern.test(t))) throw errors.topicInvalid;
   const gate = new Gate(ctx, req, topics);
   await runGuards([authenticate, requestRate('own'), permission('read')], gate);
+  // A DNS lookup is the one costly check: only for a client the guards let through.
+  refuseUnless(await webPush.hostRefusalOf(endpoint));
   try {
     await webPush.store.upsert({ endpoint, auth, p256dh, topics, userId: gate.user?.name ?? '', subscriberIp: clientAddressOf(ctx, req) }, Math.floor(Date.now() / 1000));
   } catch (err) {
@@ -47,6 +50,11 @@ export async function deleteWebPush(ctx: ServerContext, ex: Exchange, req: Reque
   await runGuards([authenticate, requestRate('own')], new Gate(ctx, req, []));
   await webPush.store.removeByEndpoint(endpoint);
   ex.json({ success: true });
+}
+
+/** 40039, saying why: ntfy's code for an endpoint not at a push service it allows. */
+function refuseUnless(refusal: string | undefined): void {
+  if (refusal !== undefined) throw errors.webPushEndpointUnknown.wrap(refusal);
 }
 
 /** 404 without web push, as ntfy's ensureWebPushEnabled. */

@@ -101,7 +101,16 @@ describe('config', () => {
     assert.equal(config.webPush?.file, '', 'with database-url the subscriptions are kept there');
     const web = loadConfig({ flags: full }).config.webPush;
     assert.deepEqual([web?.expiryWarningMs, web?.expiryMs], [55 * 86_400_000, 60 * 86_400_000]);
-    assert.deepEqual(['https://fcm.googleapis.com/fcm/send/x', 'https://updates.push.services.mozilla.com/wpush/v2/x', 'https://web.push.apple.com/x', 'https://evil.example/https://x.google.com/', 'http://fcm.googleapis.com/x'].map((e) => web?.allowedEndpoints.test(e)), [true, true, true, false, false]);
+    assert.deepEqual(web?.allowedEndpoints[1], { protocol: 'https:', host: 'googleapis.com', anySubdomain: true, port: '', pathPrefix: '/' });
+    assert.equal(web?.allowPrivateEndpoints, false);
+    const allowed = (entry: string, extra: Record<string, unknown> = {}): unknown => loadConfig({ flags: { ...full, 'web-push-allowed-endpoints': [entry], ...extra } }).config.webPush?.allowedEndpoints[0];
+    assert.throws(() => allowed('https://fcm.*.com/'), /invalid value for web-push-allowed-endpoints: "https:\/\/fcm.\*.com\/" \(\* may only stand as the first label of the host/);
+    assert.throws(() => allowed('ftp://push.example/'), /not an https:\/\/ URL/);
+    assert.throws(() => allowed('https://u:p@push.example/'), /a user, query or fragment has no place in it/);
+    for (const entry of ['http://push.example/', 'https://10.0.0.5/', 'https://push.example:8443/']) {
+      assert.throws(() => allowed(entry), /needs web-push-allow-private-endpoints/, entry);
+    }
+    assert.deepEqual(allowed('http://10.0.0.5:8080/push/', { 'web-push-allow-private-endpoints': true }), { protocol: 'http:', host: '10.0.0.5', anySubdomain: false, port: '8080', pathPrefix: '/push/' });
     assert.equal(loadConfig().config.webPush, undefined);
   });
 

@@ -214,7 +214,7 @@ describe('two nodes on one MongoDB — web push', { skip: ferretDbSkip(), timeou
     const vapid = webpush.generateVAPIDKeys();
     const service = await PushService.start(vapid.publicKey);
     const settings = ['--base-url', 'http://tocsin.test', '--web-push-public-key', vapid.publicKey, '--web-push-private-key', vapid.privateKey];
-    const { nodes } = await cluster('webpush', 2, [...settings, '--web-push-email-address', 'a@tocsin.test', '--web-push-allowed-endpoints', `${service.url}/push/`]);
+    const { nodes } = await cluster('webpush', 2, [...settings, '--web-push-email-address', 'a@tocsin.test', '--web-push-allowed-endpoints', `${service.url}/push/`, '--web-push-allow-private-endpoints', 'true']);
     const [n1, n2] = nodes as [ChildServer, ChildServer];
     const browser = service.browser('b');
     const body = JSON.stringify({ endpoint: browser.endpoint, auth: browser.auth, p256dh: browser.p256dh, topics: ['news'] });

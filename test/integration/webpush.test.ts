@@ -22,6 +22,7 @@ async function setup(settings: Record<string, unknown> = {}): Promise<{ s: TestS
     'web-push-file': join(tempDir(), 'webpush.db'),
     'web-push-email-address': 'admin@tocsin.test',
     'web-push-allowed-endpoints': [`${service.url}/push/`],
+    'web-push-allow-private-endpoints': true, // the push service listens on 127.0.0.1
     ...settings,
   });
   after(() => s.server.close());

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`, as .ci/run does), or the one CHROMIUM_PATH names. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,4 +15,22 @@ export const noChromium: string | undefined = existsSync(chromiumPath)
 /** A headless Chromium: one per test file, launched in a top-level `before`, closed in its `after`. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+}
+
+/**
+ * Waits until `expression`, run in the page, is true. Playwright's waitForFunction evaluates
+ * its predicate with eval inside the page, which the pages' Content-Security-Policy refuses;
+ * page.evaluate goes through the DevTools protocol, which the policy does not govern, so the
+ * check loop is handed over whole and re-checks on a short timer in the page.
+ */
+export async function waitInPage(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  await page.evaluate(`new Promise((resolve, reject) => {
+    const end = Date.now() + ${timeoutMs};
+    const check = () => {
+      if (${expression}) return resolve(true);
+      if (Date.now() > end) return reject(new Error('timed out after ${timeoutMs} ms waiting for ' + ${JSON.stringify(JSON.stringify(expression))}));
+      setTimeout(check, 25);
+    };
+    check();
+  })`);
 }

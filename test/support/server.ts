@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type RawValues } from '../../src/config/load.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer, type Surroundings } from '../../src/server.js';
 
 export interface TestServer {
   url: string;
@@ -15,13 +15,13 @@ export interface TestServer {
 
 /**
  * A real server on a free 127.0.0.1 port in this process, logging to `log` (a LogCapture's
- * logger to read what it logs). Call it from a top-level
+ * logger to read what it logs), with `surroundings` as test doubles when given. Call it from a top-level
  * `before` and close it in a top-level `after` (a hook registered inside `before` would
  * run as soon as `before` ends).
  */
-export async function startTestServer(settings: RawValues = {}, log: Logger = pino({ level: process.env.TEST_LOG ?? 'silent' })): Promise<TestServer> {
+export async function startTestServer(settings: RawValues = {}, log: Logger = pino({ level: process.env.TEST_LOG ?? 'silent' }), surroundings?: Surroundings): Promise<TestServer> {
   const { config } = loadConfig({ flags: { 'listen-http': '127.0.0.1:0', ...unlimited, ...settings } });
-  const server = await startServer(config, log);
+  const server = await startServer(config, log, surroundings);
   return { url: `http://127.0.0.1:${server.port}`, port: server.port, server };
 }
 

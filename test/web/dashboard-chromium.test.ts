@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, noChromium } from '../support/browser.js';
+import { launchBrowser, noChromium, waitInPage } from '../support/browser.js';
 import { LineStream, SseStream, WsStream, publish } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
@@ -53,7 +53,7 @@ async function logIn(page: Page, username: string, password: string): Promise<vo
 const tile = (page: Page, label: string): Promise<string | null> => page.getByRole('group', { name: label }).locator('.tile-value').textContent();
 
 /** Waits until the page's `expression` (run in the page) is true; the page redraws once a second. */
-const until = (page: Page, expression: string, timeout = 10_000): Promise<unknown> => page.waitForFunction(expression, undefined, { timeout });
+const until = (page: Page, expression: string, timeout = 10_000): Promise<void> => waitInPage(page, expression, timeout);
 
 describe('dashboard in Chromium — under a small load', { skip: noChromium }, () => {
   it('asks for a login, refuses a user who is no admin, and tells why', async () => {

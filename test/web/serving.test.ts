@@ -86,6 +86,33 @@ describe('web app — pages for browsers, JSON for everyone else', () => {
   });
 });
 
+describe('web app — Content-Security-Policy (issue 33)', () => {
+  const strict = (host: string, base = ''): string =>
+    `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self' https: http: ws://${host} wss://${host}${base}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`;
+
+  it('serves the app at /, /{topic} and the dashboard with the strict policy, on 200 and 304 alike', async () => {
+    const host = new URL(s.url).host;
+    for (const path of ['/', '/mytopic', '/dashboard']) {
+      const page = await get(s.url, path, browser);
+      assert.equal(page.headers['content-security-policy'], strict(host), path);
+      const again = await get(s.url, path, { ...browser, 'If-None-Match': String(page.headers.etag) });
+      assert.equal(again.headers['content-security-policy'], strict(host), `${path} 304`);
+    }
+  });
+
+  it('lets the app connect to base-url, which it calls; leaves out a Host that is no host name', async () => {
+    const page = await get(prefixed.url, '/mytopic', browser);
+    assert.equal(page.headers['content-security-policy'], strict(new URL(prefixed.url).host, ' https://example.com wss://example.com'));
+    const odd = await get(s.url, '/', { ...browser, Host: 'a b' });
+    assert.match(String(odd.headers['content-security-policy']), /connect-src 'self' https: http:; object-src/);
+  });
+
+  it('gives another build (web-root a directory) only the directives that break nothing', async () => {
+    const page = await get(own.url, '/mytopic', browser);
+    assert.equal(page.headers['content-security-policy'], "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
+  });
+});
+
 describe('web app — static files', () => {
   it('sends a hashed file in the best encoding accepted, cached for a year', async () => {
     assert.ok(bundle && /-[A-Za-z0-9_-]{8}\.js$/.test(bundle.name), `a hashed bundle: ${bundle?.name}`);

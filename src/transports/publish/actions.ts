@@ -1,6 +1,7 @@
-import { maxActions, type Action, type ActionType } from '../../model/action.js';
+import { actionLimits, maxActions, type Action, type ActionType } from '../../model/action.js';
 import { errors } from '../../model/errors.js';
 import { randomId } from '../../model/message.js';
+import { urlRefusal } from '../../model/message-url.js';
 import { isBoolWord, isTrueWord } from '../http/params.js';
 
 /**
@@ -132,6 +133,12 @@ function finish(d: Draft): Action {
   if ((type === 'view' || type === 'http') && !d.url) throw invalid(`parameter 'url' is required for action '${type}'`);
   if (type === 'copy' && !d.value) throw invalid("parameter 'value' is required for action 'copy'");
   if (type === 'http' && (method === 'GET' || method === 'HEAD') && d.body) throw invalid(`parameter 'body' cannot be set if method is ${method}`);
+  checkBounds(d);
+  if (d.url) {
+    // A view button opens its URL like a link; an http button's request is made by the app itself.
+    const refusal = urlRefusal(d.url, type === 'view' ? 'open' : 'fetch');
+    if (refusal !== undefined) throw invalid(`parameter 'url' is invalid: ${refusal}`);
+  }
   const action: Action = { id: randomId(10), action: type as ActionType, label: d.label, clear: d.clear ?? false };
   if (d.url) action.url = d.url;
   if (method) action.method = method;
@@ -141,4 +148,18 @@ function finish(d: Draft): Action {
   if (d.extras && Object.keys(d.extras).length > 0) action.extras = d.extras;
   if (d.value) action.value = d.value;
   return action;
+}
+
+/** actionLimits: each text field, and each header's and extra's name and value. */
+function checkBounds(d: Draft): void {
+  const { label, text, entries, key } = actionLimits;
+  if ((d.label?.length ?? 0) > label) throw invalid(`parameter 'label' is longer than ${label} characters`);
+  for (const field of ['body', 'intent', 'value'] as const) {
+    if ((d[field]?.length ?? 0) > text) throw invalid(`parameter '${field}' is longer than ${text} characters`);
+  }
+  for (const field of mapFields) {
+    const map = Object.entries(d[field] ?? {});
+    if (map.length > entries) throw invalid(`parameter '${field}' has more than ${entries} entries`);
+    if (map.some(([name, value]) => name.length > key || value.length > text)) throw invalid(`parameter '${field}' has a name longer than ${key} or a value longer than ${text} characters`);
+  }
 }

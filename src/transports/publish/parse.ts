@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { errors } from '../../model/errors.js';
+import { errors, type HttpError } from '../../model/errors.js';
 import { nowSeconds, randomId, type Attachment, type Message } from '../../model/message.js';
+import { urlRefusal, type UrlUse } from '../../model/message-url.js';
 import { parsePriority } from '../../model/priority.js';
 import type { Body } from '../http/body.js';
 import { boolParam, isBoolWord, isTrueWord, listParam, param } from '../http/params.js';
@@ -55,7 +56,6 @@ export interface TemplateRequest {
 
 /** Topic names and sequence ids share ntfy's rule. */
 export const namePattern = /^[-_A-Za-z0-9]{1,64}$/;
-const httpUrl = /^https?:\/\//;
 
 /**
  * Reads a publish request into a message, in ntfy's order of checks
@@ -73,16 +73,14 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   }
   const title = param(req, 'title');
   if (Buffer.byteLength(title) > limits.messageTitleSizeLimit) throw errors.titleTooLarge;
-  setIfPresent(message, 'title', title);
-  setIfPresent(message, 'click', param(req, 'click'));
+  if (title !== '') message.title = title;
+  const click = param(req, 'click');
+  if (click !== '') message.click = checkedUrl(click, 'open', errors.clickUrlInvalid);
   const filename = param(req, 'filename');
   const attach = param(req, 'attach');
-  if (attach !== '') message.attachment = linked(attach, filename);
+  if (attach !== '') message.attachment = linked(checkedUrl(attach, 'fetch', errors.attachmentUrlInvalid), filename);
   const icon = param(req, 'icon');
-  if (icon !== '') {
-    if (!httpUrl.test(icon)) throw errors.iconUrlInvalid;
-    message.icon = icon;
-  }
+  if (icon !== '') message.icon = checkedUrl(icon, 'fetch', errors.iconUrlInvalid);
   const email = emailOf(req, limits);
   const call = callOf(req, limits);
   const text = param(req, 'message').replaceAll('\\n', '\n');
@@ -165,13 +163,14 @@ export function expiresAt(time: number, cacheDurationMs: number): number {
   return time + Math.floor(cacheDurationMs / 1000);
 }
 
-function setIfPresent(message: Message, field: 'title' | 'click', value: string): void {
-  if (value !== '') message[field] = value;
+/** The URL, or `error` (ntfy's code for the field) when it may not be stored for its use (see urlRefusal). */
+function checkedUrl(url: string, use: UrlUse, error: HttpError): string {
+  if (urlRefusal(url, use) !== undefined) throw error;
+  return url;
 }
 
 /** An attachment by URL (`X-Attach`): named after the URL unless a Filename is given; no size or expiry. */
 function linked(url: string, filename: string): Attachment {
-  if (!httpUrl.test(url)) throw errors.attachmentUrlInvalid;
   return { name: filename || nameFromUrl(url), url };
 }
 

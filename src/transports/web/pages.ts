@@ -2,6 +2,7 @@ import { errors } from '../../model/errors.js';
 import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
+import { pagePolicy } from './page-policy.js';
 import { serveWebFile } from './serve-file.js';
 
 /**
@@ -14,11 +15,12 @@ export function isBrowser(req: RequestInfo): boolean {
   return req.headers.get('accept')?.includes('text/html') ?? false;
 }
 
-/** Serves the web app's page (or the dashboard's) to a browser; false when not a browser or the web app is off. */
+/** Serves the web app's page (or the dashboard's) to a browser, with its policy; false when not a browser or the web app is off. */
 export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard'): boolean {
-  const file = ctx.web?.[page];
-  if (!file || !isBrowser(req)) return false;
-  serveWebFile(ex, req, file);
+  const site = ctx.web;
+  const file = site?.[page];
+  if (!site || !file || !isBrowser(req)) return false;
+  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)]]);
   return true;
 }
 

@@ -10,13 +10,14 @@ const immutableCache = 'public, max-age=31536000, immutable';
  * Answers with a web file: hashed assets may be cached for good; pages and unhashed files
  * are revalidated each time (`no-cache`, answered 304 when the ETag still matches), so a
  * new build shows at the next load. The body goes in the best pre-compressed form the
- * client accepts.
+ * client accepts. `extraHeaders` go with both answers (a page's Content-Security-Policy).
  */
-export function serveWebFile(ex: Exchange, req: RequestInfo, file: WebFile): void {
+export function serveWebFile(ex: Exchange, req: RequestInfo, file: WebFile, extraHeaders: readonly [string, string][] = []): void {
   const headers: [string, string][] = [
     ['Cache-Control', file.immutable ? immutableCache : 'no-cache'],
     ['ETag', file.etag],
     ['Vary', 'Accept-Encoding'],
+    ...extraHeaders,
   ];
   if (req.headers.get('if-none-match') === file.etag) return ex.send(304, '', file.type, headers);
   const encoding = acceptedEncodings(req.headers.get('accept-encoding')).find((coding) => file[coding] !== undefined);

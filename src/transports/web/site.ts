@@ -39,9 +39,11 @@ export class WebSite {
     private readonly files: ReadonlyMap<string, WebFile>,
     readonly app: WebFile,
     readonly dashboard: WebFile | undefined,
+    /** Tocsin's own build (web-root `/`), whose pages get the strict Content-Security-Policy (see pagePolicy). */
+    readonly ownBuild: boolean,
   ) {}
 
-  static load(dir: string): WebSite {
+  static load(dir: string, ownBuild = false): WebSite {
     const files = new Map<string, WebFile>();
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || compressedForm.test(entry.name)) continue;
@@ -50,7 +52,7 @@ export class WebSite {
     }
     const app = files.get('/index.html') ?? files.get('/app.html');
     if (!app) throw new ConfigError(`web-root ${dir} holds neither index.html nor app.html`);
-    return new WebSite(files, app, files.get('/dashboard.html'));
+    return new WebSite(files, app, files.get('/dashboard.html'), ownBuild);
   }
 
   /** The file at a URL path (`/static/index-8HpGdhrU.js`, `/sw.js`), if the build has it. */
@@ -80,7 +82,7 @@ function readWebFile(path: string): WebFile {
 export function openWebSite(webRoot: string, warn: (message: string) => void): WebSite | undefined {
   if (webRoot === '') return undefined;
   if (webRoot === '/') {
-    if (existsSync(builtInWebDir)) return WebSite.load(builtInWebDir);
+    if (existsSync(builtInWebDir)) return WebSite.load(builtInWebDir, true);
     warn(`the web app is not built (${builtInWebDir} is missing; npm install or npm run build makes it): / and /{topic} answer 404`);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { performHttpAction } from '../lib/http-action.js';
+import { safeHref } from '../lib/links.js';
 import type { Action } from '../lib/message.js';
 
 type Outcome = 'running' | 'done' | string;
@@ -7,7 +8,8 @@ type Outcome = 'running' | 'done' | string;
 /**
  * A message's action buttons, as ntfy's web app shows them: view opens the URL, http
  * sends its request from the browser (✔ or the error after it), broadcast is an Android
- * intent a browser cannot send, so it stays disabled.
+ * intent a browser cannot send, so it stays disabled, and so does a view of a URL the page
+ * will not link to (see safeHref).
  */
 export function ActionButtons({ actions }: { actions: readonly Action[] }) {
   const [outcomes, setOutcomes] = useState<Record<number, Outcome>>({});
@@ -23,9 +25,10 @@ export function ActionButtons({ actions }: { actions: readonly Action[] }) {
   return (
     <div class="actions">
       {actions.map((action, i) => {
-        if (action.action === 'view') {
+        const href = action.action === 'view' ? safeHref(action.url) : undefined;
+        if (href) {
           return (
-            <a class="button" href={action.url} target="_blank" rel="noopener" title={action.url}>
+            <a class="button" href={href} target="_blank" rel="noopener" title={href}>
               {action.label}
             </a>
           );
@@ -40,7 +43,7 @@ export function ActionButtons({ actions }: { actions: readonly Action[] }) {
           );
         }
         return (
-          <button type="button" disabled title="Broadcast actions reach Android apps only">
+          <button type="button" disabled title={action.action === 'view' ? `Not a web link: ${action.url ?? ''}` : 'Broadcast actions reach Android apps only'}>
             {action.label}
           </button>
         );

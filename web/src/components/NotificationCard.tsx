@@ -1,5 +1,6 @@
 import { splitTags } from '../lib/emoji.js';
 import { formatTime } from '../lib/format.js';
+import { safeHref } from '../lib/links.js';
 import { isMarkdown, type Message } from '../lib/message.js';
 import { ActionButtons } from './ActionButtons.js';
 import { AttachmentView } from './AttachmentView.js';
@@ -24,11 +25,14 @@ export function NotificationCard({ message, showTopic }: { message: Message; sho
       {heading && <h3 class="card-title">{heading}</h3>}
       {message.message !== undefined &&
         (isMarkdown(message) ? <Markdown source={message.message} /> : <div class="message-text">{!message.title && emojis.length > 0 ? `${emojis.join(' ')} ${message.message}` : message.message}</div>)}
-      {message.click && (
-        <a class="click" href={message.click} target="_blank" rel="noopener">
-          {message.click}
-        </a>
-      )}
+      {message.click &&
+        (safeHref(message.click) ? (
+          <a class="click" href={safeHref(message.click)} target="_blank" rel="noopener">
+            {message.click}
+          </a>
+        ) : (
+          <span class="click">{message.click}</span>
+        ))}
       {message.attachment && <AttachmentView attachment={message.attachment} />}
       {words.length > 0 && (
         <div class="tags">
