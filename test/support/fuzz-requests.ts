@@ -14,9 +14,9 @@ const junk = fc.oneof(
   fc.stringMatching(/^(%[0-9A-Fa-f]{0,2}|[\\/.?#&=;,: ]|[a-z]){0,30}$/),
 );
 
-/** Issue 33, finding 1 and 6: a topic named many times, and many distinct fresh topics. */
+/** Issue 33, findings 1 and 6: a topic named many times, and many distinct fresh topics (paths up to ~30 KB: see `long`). */
 const manyTopics = fc.oneof(
-  fc.tuple(topic, fc.integer({ min: 2, max: 1500 })).map(([t, n]) => Array(n).fill(t).join(',')),
+  fc.tuple(fc.constantFrom('t', 'fuzz', 'big', 'a'.repeat(20)), fc.integer({ min: 2, max: 1500 })).map(([t, n]) => Array(n).fill(t).join(',')),
   fc.tuple(fc.stringMatching(/^[a-z]{1,3}$/), fc.integer({ min: 1, max: 1200 })).map(([prefix, n]) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(',')),
 );
 
@@ -29,8 +29,13 @@ const path = fc.oneof(
 );
 
 const priority = fc.oneof(fc.constantFrom('1', '5', '0', '6', 'max', 'urgent', 'loud', 'u=1, i', 'u=9', '-1', '1e9', ''), junk);
-/** Issue 33, findings 3, 4 and 7: values long enough that a quadratic parse or an uncounted size shows. */
-const long = fc.tuple(fc.constantFrom('=?a?B?!', '=?', 'jan', 't', '9', 'tomorrow ', '\u00fc'), fc.constantFrom(' ', '!', '=?', 'a', '1 '), fc.integer({ min: 100, max: 20_000 }), fc.constantFrom('', '?=', '!'))
+/**
+ * Issue 33, findings 3, 4 and 7: values long enough that a quadratic parse or an uncounted
+ * size shows, and past the 8 KB header line cap. At most 12 KB (36 KB percent-encoded): a
+ * request head over 64 KB reaches uWS in several reads, and uWS closes such a head past
+ * 4 KB without a status line, before Tocsin sees it.
+ */
+const long = fc.tuple(fc.constantFrom('=?a?B?!', '=?', 'jan', 't', '9', 'tomorrow ', '\u00fc'), fc.constantFrom(' ', '!', '=?', 'a', '1 '), fc.integer({ min: 100, max: 6_000 }), fc.constantFrom('', '?=', '!'))
   .map(([head, unit, n, tail]) => head + unit.repeat(n) + tail);
 const delay = fc.oneof(long, fc.constantFrom('10s', '1m', '30m', '3d', '4d', '0', '-5m', 'tomorrow, 9am', 'never', '99999999999999999999', '1e400', 'Tuesday 7pm', '1h30m', 'in 5 minutes'), fc.integer().map(String), junk);
 const since = fc.oneof(fc.constantFrom('all', 'latest', 'none', '10m', '0', '-1', 'abcdefghijkl', '1e30', '99999999999999999999'), fc.integer().map(String), junk);
