@@ -20,7 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseBenchFlags } from './flags.js';
 import type { Load, Scenario } from './figures.js';
 import { loadCore } from './proc.js';
-import { medians, table, withRatios, withTable, writeJsonLines, type Row } from './report.js';
+import { byConfiguration, medians, table, withRatios, withTable, writeJsonLines, type Row } from './report.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { idleScenario } from './scenarios/idle.js';
 import { mixedScenario } from './scenarios/mixed.js';
@@ -33,6 +33,7 @@ import { scheduledScenario } from './scenarios/scheduled.js';
 import { templatesScenario } from './scenarios/templates.js';
 import { emailScenario } from './scenarios/email.js';
 import { clusterScenario } from './scenarios/cluster.js';
+import { clusterConfiguration } from './scenarios/cluster-run.js';
 import { startNtfy } from './ntfy.js';
 import { external, startCeiling, startTocsin, useInMemoryCache, type Target } from './targets.js';
 import { Worker } from './worker.js';
@@ -109,6 +110,8 @@ try {
   for (const w of [...load.subscribers, load.publisher, load.paced, load.autocannon]) w.stop();
 }
 console.log(table(rows));
+const cluster = rows.filter((r) => r.scenario === 'cluster');
+if (cluster.length > 0) console.log(`\n${byConfiguration(cluster, clusterConfiguration)}`);
 console.error(`# results appended to ${out}`);
 if (flags.table) writeReadmeTable(table(rows));
 

@@ -17,6 +17,8 @@ export interface Setup {
 }
 
 const connections = 64;
+/** The params that name a configuration (the others belong to one figure). */
+export const clusterConfiguration = ['store', 'nodes', 'delay', 'connections'];
 interface Checked {
   subscriptions: number;
   lost: number;
