@@ -14,6 +14,8 @@
  *   npm run bench -- --only fanout,idle    some scenarios
  *   npm run bench -- --only flood          one address vs 200,000 (needs wrk)
  *   npm run bench -- --only email          X-Email's cost to publishing; mail in to subscriber
+ *   npm run bench -- --only cluster --no-ceiling --cluster-nodes 1,2,3 --cluster-delays 0,1,5
+ *                                      nodes on FerretDB, directly and through a delaying proxy
  *   npm run bench -- --profile DIR     write a V8 CPU profile of Tocsin per scenario
  */
 import { readFileSync, writeFileSync } from 'node:fs';
