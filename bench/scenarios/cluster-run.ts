@@ -5,6 +5,7 @@ import type { Figure, Load, Sizes } from '../figures.js';
 import { runWrkRecordingIds } from '../load/wrk.js';
 import { percentile } from '../proc.js';
 import type { Target } from '../targets.js';
+import type { Worker } from '../worker.js';
 import { closeSubscribers, collect } from './fanout.js';
 
 /** What one configuration of the cluster scenario is: its figures' parameters. */
@@ -42,14 +43,15 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
   const figure = (name: string, value: number, unit: string, better: Figure['better'], extra: Figure['params'] = {}): Figure => ({ scenario: 'cluster', name, value, unit, better, params: { ...params, ...extra } });
   const [first, last] = [nodes[0] as Target, nodes[nodes.length - 1] as Target];
   const workers = load.subscribers;
+  const worker = (k: number): Worker => workers[k % workers.length] as Worker;
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-cluster-'));
   try {
     const opening = nodes.flatMap((node, i) =>
       Array.from({ length: sizes.clusterSubscribersPerNode }, (_, j) =>
-        (workers[(i * sizes.clusterSubscribersPerNode + j) % workers.length] as (typeof workers)[number]).call('open', { url: node.url, topics: ['bench'], format: j % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
+        worker(i * sizes.clusterSubscribersPerNode + j).call('open', { url: node.url, topics: ['bench'], format: j % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
       ),
     );
-    await Promise.all([...opening, (workers[0] as (typeof workers)[number]).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1 })]);
+    await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1 })]);
 
     // Two unmeasured messages first: the first delivery on a new topic pays one-time costs.
     await load.publisher.call('run', { url: first.url, topics: ['latency'], rate: 10, durationMs: 10_000, limit: 2, concurrency: 1 });
@@ -68,7 +70,7 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
       figure('deliveries/s', checked.messages / ((at - start) / 1000), 'msg/s', 'higher', { subscribers: checked.subscriptions }),
       figure('publish-to-receive p50', percentile(slow.latencies, 50), 'ms', 'lower', at50),
       figure('publish-to-receive p99', percentile(slow.latencies, 99), 'ms', 'lower', at50),
-      figure('lost', checked.lost + (fixed.sent - slow.deliveries), 'msgs', 'lower'),
+      figure('lost', checked.lost + Math.max(0, fixed.sent - slow.deliveries), 'msgs', 'lower'),
       figure('duplicated', checked.duplicated, 'msgs', 'lower'),
       figure('publish errors', runs.reduce((sum, r) => sum + r.errors, 0), 'requests', 'lower'),
     ];
