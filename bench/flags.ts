@@ -20,11 +20,11 @@ export interface BenchFlags {
   table: boolean;
 }
 
-type ListKey = 'fanoutSubscribers';
+type ListKey = 'fanoutSubscribers' | 'clusterNodes';
 type NumberKey = { [K in keyof Sizes]: Sizes[K] extends number ? K : never }[keyof Sizes];
 
 /** Size flags: `--subscribers 1000,10000` replaces `fanoutSubscribers`, and so on. */
-const listFlags: Record<string, ListKey> = { subscribers: 'fanoutSubscribers' };
+const listFlags: Record<string, ListKey> = { subscribers: 'fanoutSubscribers', 'cluster-nodes': 'clusterNodes' };
 const numberFlags: Record<string, NumberKey> = {
   'publish-seconds': 'publishSeconds',
   'fanout-seconds': 'fanoutMaxSeconds',
@@ -32,17 +32,19 @@ const numberFlags: Record<string, NumberKey> = {
   'replay-messages': 'replayMessages',
   'mixed-topics': 'mixedTopics',
   'mixed-seconds': 'mixedSeconds',
+  'cluster-seconds': 'clusterSeconds',
+  'cluster-subscribers': 'clusterSubscribersPerNode',
 };
 const formats = ['ws', 'sse', 'json'] as const;
 
-function count(flag: string, text: string): number {
+function count(flag: string, text: string, least = 1): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${flag} wants a positive whole number, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < least) throw new Error(`--${flag} wants a ${least === 0 ? 'whole number, 0 or more' : 'positive whole number'}, not ${JSON.stringify(text)}`);
   return n;
 }
 
 export function parseBenchFlags(args: string[]): BenchFlags {
-  const sizeOptions: Record<string, { type: 'string' }> = Object.fromEntries([...Object.keys(listFlags), ...Object.keys(numberFlags), 'formats'].map((k) => [k, { type: 'string' }]));
+  const sizeOptions: Record<string, { type: 'string' }> = Object.fromEntries([...Object.keys(listFlags), ...Object.keys(numberFlags), 'formats', 'cluster-delays'].map((k) => [k, { type: 'string' }]));
   const { values } = parseArgs({
     args,
     strict: true,
@@ -71,6 +73,8 @@ export function parseBenchFlags(args: string[]): BenchFlags {
     const text = sized[flag];
     if (typeof text === 'string') sizes[key] = count(flag, text);
   }
+  // 0 is a delay (no proxy), unlike the counts.
+  if (typeof sized['cluster-delays'] === 'string') sizes.clusterDelays = sized['cluster-delays'].split(',').map((part) => count('cluster-delays', part, 0));
   if (typeof sized.formats === 'string') {
     sizes.fanoutFormats = sized.formats.split(',').map((f) => {
       const format = formats.find((known) => known === f);

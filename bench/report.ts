@@ -94,6 +94,27 @@ export function table(rows: Row[]): string {
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
+/**
+ * Figures of many configurations, one line per configuration (the values of `keys` in the
+ * params, in the order first seen) and one column per figure name: the cluster scenario's
+ * table, where the generic one gives a line per figure.
+ */
+export function byConfiguration(rows: Figure[], keys: string[]): string {
+  const configuration = (f: Figure): string => JSON.stringify(keys.map((k) => f.params[k] ?? ''));
+  const columns = [...new Map(rows.map((r) => [r.name, `${r.name} (${r.unit})`])).entries()];
+  const lines = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const line = lines.get(configuration(r)) ?? new Map<string, number>();
+    lines.set(configuration(r), line.set(r.name, r.value));
+  }
+  const header = [...keys, ...columns.map(([, title]) => title)];
+  const body = [...lines.entries()].map(([config, values]) => [...(JSON.parse(config) as string[]), ...columns.map(([name]) => {
+    const v = values.get(name);
+    return v === undefined ? '' : format(v);
+  })]);
+  return [header, header.map(() => '---'), ...body].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
 const tableMarkers = ['<!-- table: begin -->', '<!-- table: end -->'] as const;
 
 /** `readme` with what lies between its table markers replaced by `text`; throws without them. */

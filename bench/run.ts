@@ -14,13 +14,15 @@
  *   npm run bench -- --only fanout,idle    some scenarios
  *   npm run bench -- --only flood          one address vs 200,000 (needs wrk)
  *   npm run bench -- --only email          X-Email's cost to publishing; mail in to subscriber
+ *   npm run bench -- --only cluster --no-ceiling --cluster-nodes 1,2,3 --cluster-delays 0,1,5
+ *                                      nodes on FerretDB, directly and through a delaying proxy
  *   npm run bench -- --profile DIR     write a V8 CPU profile of Tocsin per scenario
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseBenchFlags } from './flags.js';
 import type { Load, Scenario } from './figures.js';
 import { loadCore } from './proc.js';
-import { medians, table, withRatios, withTable, writeJsonLines, type Row } from './report.js';
+import { byConfiguration, medians, table, withRatios, withTable, writeJsonLines, type Row } from './report.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { idleScenario } from './scenarios/idle.js';
 import { mixedScenario } from './scenarios/mixed.js';
@@ -33,6 +35,7 @@ import { scheduledScenario } from './scenarios/scheduled.js';
 import { templatesScenario } from './scenarios/templates.js';
 import { emailScenario } from './scenarios/email.js';
 import { clusterScenario } from './scenarios/cluster.js';
+import { clusterConfiguration } from './scenarios/cluster-run.js';
 import { startNtfy } from './ntfy.js';
 import { external, startCeiling, startTocsin, useInMemoryCache, type Target } from './targets.js';
 import { Worker } from './worker.js';
@@ -109,6 +112,8 @@ try {
   for (const w of [...load.subscribers, load.publisher, load.paced, load.autocannon]) w.stop();
 }
 console.log(table(rows));
+const cluster = rows.filter((r) => r.scenario === 'cluster');
+if (cluster.length > 0) console.log(`\n${byConfiguration(cluster, clusterConfiguration)}`);
 console.error(`# results appended to ${out}`);
 if (flags.table) writeReadmeTable(table(rows));
 

@@ -2,9 +2,13 @@
  * Subscriber load: holds many subscriptions (ws, sse, json, raw) and counts deliveries of
  * benchmark messages, whose body is `bench:<send time in epoch ms>;`. Latency is read on a
  * sample of the connections, so parsing never makes this process the bottleneck.
+ * Subscriptions opened with `ids` (ws or json) instead keep the id of every message event,
+ * and `check` counts, per subscription, the acknowledged publishes it has not seen.
  */
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { serveCommands } from '../worker.js';
+import { IdReader } from './id-reader.js';
 
 const marker = Buffer.from('bench:');
 /** Latency samples kept between two `take` calls; enough for a p99, bounded for IPC. */
@@ -19,11 +23,15 @@ interface Open {
   offset: number;
   /** Read latency on one connection in this many. */
   sampleEvery: number;
+  /** Keep message ids instead of counting markers. */
+  ids?: boolean;
 }
 
 let deliveries = 0;
 let latencies: number[] = [];
 const sockets: Socket[] = [];
+const idReaders: IdReader[] = [];
+let acknowledged = new Set<string>();
 const now = (): number => performance.timeOrigin + performance.now();
 
 /**
@@ -50,7 +58,7 @@ function scan(text: Buffer, sampled: boolean): number {
  * `ws` library would cost this process several times more per message than the server
  * spends, and the client must not be the bottleneck.
  */
-function open(url: URL, path: string, websocket: boolean, sampled: boolean): Promise<void> {
+function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     let ready = false;
@@ -64,7 +72,7 @@ function open(url: URL, path: string, websocket: boolean, sampled: boolean): Pro
         resolve();
       }
       const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
-      tail = Buffer.from(text.subarray(scan(text, sampled)));
+      tail = Buffer.from(text.subarray(read(text)));
     });
     socket.on('error', reject);
     sockets.push(socket);
@@ -72,13 +80,15 @@ function open(url: URL, path: string, websocket: boolean, sampled: boolean): Pro
 }
 
 serveCommands({
-  open: async ({ url, topics, format, count, offset, sampleEvery }: Open) => {
+  open: async ({ url, topics, format, count, offset, sampleEvery, ids = false }: Open) => {
     const base = new URL(url);
     const opening: Promise<void>[] = [];
     for (let i = 0; i < count; i++) {
       const topic = topics[(offset + i) % topics.length] as string;
       const sampled = i % sampleEvery === 0;
-      opening.push(open(base, `/${topic}/${format}`, format === 'ws', sampled));
+      const reader = ids ? new IdReader() : undefined;
+      if (reader) idReaders.push(reader);
+      opening.push(open(base, `/${topic}/${format}`, format === 'ws', reader ? (text) => reader.read(text) : (text) => scan(text, sampled)));
       // Open in waves, so the server's accept queue is never the thing measured.
       if (opening.length % 500 === 0) await Promise.all(opening.slice(-500));
     }
@@ -92,9 +102,28 @@ serveCommands({
     latencies = [];
     return result;
   },
+  /** The acknowledged publishes' ids, from files of one id a line (wrk's, see load/wrk.ts). */
+  expect: ({ files }: { files: string[] }) => {
+    acknowledged = new Set(files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((id) => id !== '')));
+    return { acknowledged: acknowledged.size };
+  },
+  /** Over the `ids` subscriptions: acknowledged publishes not seen (each subscription's summed), repeats, messages seen. */
+  check: () => {
+    let lost = 0;
+    let duplicated = 0;
+    let messages = 0;
+    for (const reader of idReaders) {
+      for (const id of acknowledged) if (!reader.seen.has(id)) lost++;
+      duplicated += reader.duplicated;
+      messages += reader.messages;
+    }
+    return { subscriptions: idReaders.length, lost, duplicated, messages };
+  },
   close: () => {
     for (const s of sockets) s.destroy();
     sockets.length = 0;
+    idReaders.length = 0;
+    acknowledged = new Set();
     return {};
   },
 });

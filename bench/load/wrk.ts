@@ -20,6 +20,27 @@ else
 end
 `;
 
+/**
+ * wrk's Lua for the cluster scenario: POSTs to `/bench` and writes the id of every
+ * acknowledged publish (a 200's JSON) to `IDS_FILE`, one a line, so the subscribers can be
+ * checked for each of them. wrk's exit flushes the file.
+ */
+const idsScript = `
+wrk.method = "POST"
+wrk.body = "bench publish"
+wrk.path = "/bench"
+local file
+function init(args)
+  file = assert(io.open(os.getenv("IDS_FILE"), "w"))
+end
+function response(status, headers, body)
+  if status == 200 then
+    local id = body:match('"id":"([^"]+)"')
+    if id then file:write(id, "\\n") end
+  end
+end
+`;
+
 /** wrk's time units (its `units.c`): a slow server's latencies come in seconds or minutes. */
 const msPerUnit: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -48,6 +69,11 @@ export function parseWrk(stdout: string): HttpLoadResult & { requests: number } 
  */
 export function runWrk(load: HttpLoad): Promise<HttpLoadResult> {
   return runWrkScript(load, script, { TOPICS: String(load.topics), AUTHORIZATION: load.authorization ?? '' });
+}
+
+/** wrk publishing to `/bench`, the acknowledged publishes' ids written to `idsFile`. */
+export function runWrkRecordingIds(load: Omit<HttpLoad, 'topics' | 'rate'>, idsFile: string): Promise<HttpLoadResult & { requests: number }> {
+  return runWrkScript({ ...load, topics: 1, rate: 0 }, idsScript, { IDS_FILE: idsFile });
 }
 
 /** wrk with its own Lua `script` (reading `env`); also how many requests it sent. */

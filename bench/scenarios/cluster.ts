@@ -1,32 +1,44 @@
 import type { Figure, Load, Scenario, Sizes } from '../figures.js';
-import { percentile } from '../proc.js';
 import { startTocsin, type Target } from '../targets.js';
-import { ferretDbSkip, startFerretDb } from '../../test/support/ferretdb.js';
-import { closeSubscribers, collect, openSubscribers } from './fanout.js';
+import { ferretDbSkip, startFerretDb, type FerretDb } from '../../test/support/ferretdb.js';
+import { TcpProxy } from '../../test/support/tcp-proxy.js';
+import { measureCluster, type Setup } from './cluster-run.js';
 
 /**
- * 12. Scale-out (Tocsin only): two nodes on one MongoDB-wire database (FerretDB on
- * PostgreSQL, as the tests use), the publisher on one and the subscribers on the other, so
- * every delivery crossed the database: publish-to-receive latency at a fixed rate and
- * deliveries/s at full speed. The same measured on the harness's own single SQLite node
- * in the same run, for the ratio. Every server here shares this machine's two cores.
+ * 12. Scale-out (Tocsin only): 1, 2 and 3 nodes (`--cluster-nodes`), each its own process,
+ * on one MongoDB-wire database (FerretDB on PostgreSQL, as the tests use), with the publish
+ * scenario's wrk load spread over the nodes and subscribers on every node; then again
+ * through a proxy adding 1 and 5 ms each way in front of the database (`--cluster-delays`:
+ * a same-zone and a cross-zone network). At the largest delay, also with each node under
+ * its own 64 connections: where the network, not the CPU, is the limit, which is the only
+ * place scaling can show on a 2-core machine. The harness's own SQLite node is measured
+ * first, in the same run, as the reference. Every server shares this machine's cores.
  */
 export const clusterScenario: Scenario = async (target, sizes, load) => {
   if (target.name !== 'tocsin') return [];
-  const figures = await crossing('one node, SQLite', target, target, sizes, load);
+  const figures = await measureCluster({ store: 'sqlite', delayMs: 0, load: 'shared' }, [target], sizes, load);
   const skip = ferretDbSkip();
   if (skip) {
-    console.error(`# cluster: two nodes skipped: ${skip}`);
+    console.error(`# cluster: FerretDB skipped: ${skip}`);
     return figures;
   }
   const ferret = await startFerretDb();
   try {
-    const settings = ['--database-url', ferret.url.replace('/?', `/${ferret.databaseName('bench')}?`)];
-    const [a, b] = [await startTocsin({ settings }), await startTocsin({ settings })];
-    try {
-      figures.push(...(await crossing('two nodes, MongoDB (FerretDB)', a, b, sizes, load)));
-    } finally {
-      await Promise.all([a.stop(), b.stop()]);
+    const largest = Math.max(...sizes.clusterDelays);
+    for (const delayMs of sizes.clusterDelays) {
+      const port = Number(new URL(ferret.url).port);
+      const proxy = delayMs > 0 ? await TcpProxy.start({ host: '127.0.0.1', port }, { delayMs }) : undefined;
+      try {
+        const loads: Setup['load'][] = delayMs > 0 && delayMs === largest ? ['shared', 'each'] : ['shared'];
+        for (const share of loads) {
+          for (const n of sizes.clusterNodes) {
+            if (share === 'each' && n === 1) continue; // the same as the shared load on one node
+            figures.push(...(await onFreshNodes(ferret, proxy?.port ?? port, n, { store: 'ferretdb', delayMs, load: share }, sizes, load)));
+          }
+        }
+      } finally {
+        await proxy?.stop();
+      }
     }
   } finally {
     await ferret.stop();
@@ -34,30 +46,15 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
   return figures;
 };
 
-/** Publishes on `from` to subscribers of `to`: latency at the fan-out scenario's fixed rate, then deliveries at full speed. */
-async function crossing(setup: string, from: Target, to: Target, sizes: Sizes, load: Load): Promise<Figure[]> {
-  const n = sizes.clusterSubscribers;
-  const params = { setup, subscribers: n, format: 'ws' };
-  const topic = 'crossing';
-  await openSubscribers(load, to, [topic], 'ws', n, 1);
+/** `n` nodes started one after another on a database of their own, reached through `port`. */
+async function onFreshNodes(ferret: FerretDb, port: number, n: number, setup: Setup, sizes: Sizes, load: Load): Promise<Figure[]> {
+  const url = `mongodb://127.0.0.1:${port}/${ferret.databaseName(`n${n}d${setup.delayMs}${setup.load}`)}?directConnection=true`;
+  console.error(`# cluster: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load`);
+  const nodes: Target[] = [];
   try {
-    await load.publisher.call('run', { url: from.url, topics: [topic], rate: 10, durationMs: 10_000, limit: 2, concurrency: 1 });
-    await collect(load, 2 * n, 5000);
-    const fixed = await load.publisher.call<{ sent: number }>('run', { url: from.url, topics: [topic], rate: sizes.clusterFixedRate, durationMs: 60_000, limit: sizes.clusterFixedMessages, concurrency: 1 });
-    const slow = await collect(load, fixed.sent * n, 10_000);
-    const start = performance.now();
-    const max = await load.publisher.call<{ sent: number }>('run', { url: from.url, topics: [topic], rate: 0, durationMs: sizes.fanoutMaxSeconds * 1000, limit: 1e9, concurrency: 4 });
-    const fast = await collect(load, max.sent * n, 20_000);
-    const seconds = (fast.at - start) / 1000;
-    const at = { ...params, rate: sizes.clusterFixedRate };
-    return [
-      { scenario: 'cluster', name: 'publish-to-receive p50', value: percentile(slow.latencies, 50), unit: 'ms', better: 'lower', params: at },
-      { scenario: 'cluster', name: 'publish-to-receive p99', value: percentile(slow.latencies, 99), unit: 'ms', better: 'lower', params: at },
-      { scenario: 'cluster', name: 'publishes/s', value: max.sent / seconds, unit: 'req/s', better: 'higher', params: { ...params, rate: 'max' } },
-      { scenario: 'cluster', name: 'deliveries', value: fast.deliveries / seconds, unit: 'msg/s', better: 'higher', params: { ...params, rate: 'max' } },
-      { scenario: 'cluster', name: 'lost', value: max.sent * n - fast.deliveries, unit: 'msgs', better: 'lower', params: { ...params, rate: 'max' } },
-    ];
+    for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url] }));
+    return await measureCluster(setup, nodes, sizes, load);
   } finally {
-    await closeSubscribers(load);
+    await Promise.all(nodes.map((node) => node.stop()));
   }
 }

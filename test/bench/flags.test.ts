@@ -29,6 +29,16 @@ describe('bench — flags', () => {
     assert.equal(quickSizes.fanoutSubscribers.length, 1, 'the defaults are not changed');
   });
 
+  it('--cluster-nodes, --cluster-delays (0 is no proxy), --cluster-seconds and --cluster-subscribers are read', () => {
+    const flags = parseBenchFlags(['--cluster-nodes', '1,3', '--cluster-delays', '0,5', '--cluster-seconds', '4', '--cluster-subscribers', '6']);
+    assert.deepEqual(flags.sizes.clusterNodes, [1, 3]);
+    assert.deepEqual(flags.sizes.clusterDelays, [0, 5]);
+    assert.equal(flags.sizes.clusterSeconds, 4);
+    assert.equal(flags.sizes.clusterSubscribersPerNode, 6);
+    assert.throws(() => parseBenchFlags(['--cluster-delays', '1,-1']), /--cluster-delays wants a whole number, 0 or more, not "-1"/);
+    assert.throws(() => parseBenchFlags(['--cluster-nodes', '0,1']), /--cluster-nodes wants a positive whole number, not "0"/);
+  });
+
   it('--target with --target-pid', () => {
     const flags = parseBenchFlags(['--target', 'http://127.0.0.1:2586', '--target-pid', '4242', '--no-ceiling']);
     assert.equal(flags.target, 'http://127.0.0.1:2586');

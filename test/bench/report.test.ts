@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { medians, table, withRatios, withTable, type Row } from '../../bench/report.js';
+import { byConfiguration, medians, table, withRatios, withTable, type Row } from '../../bench/report.js';
 
 const row = (server: string, value: number, name = 'publish rate'): Row => ({ scenario: 'publish', name, value, unit: 'req/s', better: 'higher', params: { topics: 1 }, server });
 
@@ -54,5 +54,14 @@ describe('bench — report', () => {
 
   it('withTable refuses a file without the markers', () => {
     assert.throws(() => withTable('# Bench\n', '| a |'), /no <!-- table: begin --> … <!-- table: end --> markers/);
+  });
+
+  it('byConfiguration: a line per configuration, a column per figure, extra params left out', () => {
+    const figure = (nodes: number, name: string, value: number, extra = {}): Row => ({ scenario: 'cluster', name, value, unit: name === 'lost' ? 'msgs' : 'req/s', better: 'higher', params: { nodes, delay: '0ms', ...extra }, server: 'tocsin' });
+    const text = byConfiguration([figure(1, 'publishes/s', 1234.5), figure(1, 'lost', 0, { rate: 50 }), figure(3, 'publishes/s', 2500), figure(3, 'lost', 2)], ['nodes', 'delay']);
+    assert.equal(
+      text,
+      ['| nodes | delay | publishes/s (req/s) | lost (msgs) |', '| --- | --- | --- | --- |', '| 1 | 0ms | 1,235 | 0.00 |', '| 3 | 0ms | 2,500 | 2.00 |'].join('\n'),
+    );
   });
 });

@@ -4,7 +4,8 @@ import { once } from 'node:events';
 /**
  * A TCP proxy on 127.0.0.1 in front of a server, to cut a client's connections the way a
  * network failure does: `cut` destroys open connections, and while `refusing` new ones
- * are closed as soon as they arrive.
+ * are closed as soon as they arrive. With `delayMs`, every chunk reaches the other side
+ * that much later, each way (a farther network: the bench's cluster scenario), in order.
  */
 export class TcpProxy {
   /** Client and upstream sockets of each connection, oldest first. */
@@ -15,11 +16,12 @@ export class TcpProxy {
     private readonly server: Server,
     /** Where new connections go: change it to follow a server restarted on another port. */
     public target: { host: string; port: number },
+    private readonly delayMs: number,
   ) {}
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+  static async start(target: { host: string; port: number }, options: { delayMs?: number } = {}): Promise<TcpProxy> {
     const server = createServer();
-    const proxy = new TcpProxy(server, target);
+    const proxy = new TcpProxy(server, target, options.delayMs ?? 0);
     server.on('connection', (client) => proxy.pipe(client, proxy.target));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -62,7 +64,18 @@ export class TcpProxy {
       });
       socket.on('error', () => undefined); // a cut connection; 'close' follows
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    this.forward(client, upstream);
+    this.forward(upstream, client);
+  }
+
+  private forward(from: Socket, to: Socket): void {
+    if (this.delayMs === 0) {
+      from.pipe(to);
+      return;
+    }
+    // Timers of one duration fire in the order they were set, so the bytes keep theirs.
+    // No backpressure: the bench's traffic is small requests and answers.
+    from.on('data', (chunk: Buffer) => setTimeout(() => to.write(chunk), this.delayMs));
+    from.on('end', () => setTimeout(() => to.end(), this.delayMs));
   }
 }

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ferretDbSkip } from '../support/ferretdb.js';
+import { tempDir } from '../support/server.js';
+
+const run = new URL('../../bench/run.js', import.meta.url).pathname;
+const names = ['publishes/s', 'deliveries/s', 'publish-to-receive p50', 'publish-to-receive p99', 'lost', 'duplicated', 'publish errors'];
+
+interface Line {
+  name: string;
+  value: number;
+  params: { store: string; nodes: number; delay: string; connections: string };
+}
+
+describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
+  it('runs 1 and 2 nodes directly and through a 1 ms proxy, and the SQLite node; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
+    // when: the scenario runs tiny (a second of wrk per configuration)
+    const out = join(tempDir(), 'results.jsonl');
+    const args = [run, '--quick', '--only', 'cluster', '--no-ceiling', '--cluster-nodes', '1,2', '--cluster-delays', '0,1', '--cluster-seconds', '1', '--out', out];
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, args, { timeout: 230_000 }, (err, text, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(text))),
+    );
+    // then: each configuration has every figure, and every acknowledged publish reached every subscriber once
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
+    const configurations = [...new Set(lines.map((l) => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections}`))];
+    assert.deepEqual(configurations, [
+      'sqlite 1 0ms 64 in all',
+      'ferretdb 1 0ms 64 in all',
+      'ferretdb 2 0ms 64 in all',
+      'ferretdb 1 1ms 64 in all',
+      'ferretdb 2 1ms 64 in all',
+      'ferretdb 2 1ms 64 per node',
+    ]);
+    for (const configuration of configurations) {
+      const figures = lines.filter((l) => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections}` === configuration);
+      assert.deepEqual(figures.map((f) => f.name), names, configuration);
+      const value = (name: string): number | undefined => figures.find((f) => f.name === name)?.value;
+      assert.equal(value('lost'), 0, `${configuration}: lost`);
+      assert.equal(value('duplicated'), 0, `${configuration}: duplicated`);
+      assert.equal(value('publish errors'), 0, `${configuration}: publish errors`);
+      assert.ok((value('publishes/s') ?? 0) > 0 && (value('deliveries/s') ?? 0) > 0, `${configuration}: publishes and deliveries`);
+      assert.ok((value('publish-to-receive p50') ?? NaN) > 0, `${configuration}: latency`);
+    }
+    assert.match(stdout, /\| store \| nodes \| delay \| connections \| publishes\/s \(req\/s\) \| deliveries\/s \(msg\/s\) \|/);
+  });
+});
