@@ -1,5 +1,6 @@
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { failedWrites, isDuplicateKey } from './duplicate-key.js';
+import { collection } from './concerns.js';
 
 interface HeldId {
   _id: string;
@@ -20,7 +21,7 @@ export class MessageIds {
   private constructor(private readonly held: Collection<HeldId>) {}
 
   static open(db: Db): MessageIds {
-    return new MessageIds(db.collection<HeldId>('message_ids'));
+    return new MessageIds(collection<HeldId>(db, 'message_ids', 'position'));
   }
 
   /** Reserves every id of a batch, or none: throws naming the ids already held. */

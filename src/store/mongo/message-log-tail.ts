@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from 'mongodb';
+import { tailReads } from './concerns.js';
 import type { LogBatch, MessageLog } from './message-log.js';
 
 /** Positions `from` to `to` that no reader of this node will see: the capped log dropped them first. */
@@ -81,8 +82,8 @@ export class LogTail {
   private async follow(): Promise<boolean> {
     const cursor = this.db
       .runCursorCommand(
-        { find: this.log.batches.collectionName, filter: { _id: { $gte: this.first } }, tailable: true, awaitData: true, batchSize: 1 },
-        { tailable: true, awaitData: true },
+        { find: this.log.batches.collectionName, filter: { _id: { $gte: this.first } }, tailable: true, awaitData: true, batchSize: 1, readConcern: tailReads.readConcern },
+        { tailable: true, awaitData: true, readPreference: tailReads.readPreference },
       )
       .setBatchSize(1000)
       .setMaxTimeMS(this.options.awaitMs);

@@ -1,6 +1,7 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
+import { collection } from './concerns.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -82,7 +83,7 @@ export class MessageLog {
         if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
       });
     }
-    const batches = db.collection<LogBatch>(collectionName);
+    const batches = collection<LogBatch>(db, collectionName, 'position');
     await ensureIndexes(batches, [
       { key: { topics: 1, _id: 1 }, name: 'topics' },
       { key: { ids: 1 }, name: 'ids' },
