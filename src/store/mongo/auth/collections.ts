@@ -1,4 +1,4 @@
-import { MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { ObjectId, type Collection, type Db } from 'mongodb';
 import { everyone, type Role } from '../../../model/access.js';
 import type { Tier } from '../../../model/account.js';
 import { ensureIndexes } from '../indexes.js';
@@ -120,6 +120,4 @@ export function newUid(): string {
 }
 
 /** MongoDB's duplicate-key error: another insert of the same `_id` won. */
-export function isDuplicateKey(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === 11000;
-}
+export { isDuplicateKey } from '../duplicate-key.js';
