@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
+import { collection } from './concerns.js';
 
 interface Dropped {
   /** The message id. */
@@ -17,7 +18,7 @@ export class DroppedAttachments {
   private constructor(private readonly dropped: Collection<Dropped>) {}
 
   static open(db: Db): DroppedAttachments {
-    return new DroppedAttachments(db.collection<Dropped>('dropped_attachments'));
+    return new DroppedAttachments(collection<Dropped>(db, 'dropped_attachments', 'position'));
   }
 
   async add(messages: readonly { id: string; expires: number }[]): Promise<void> {

@@ -9,6 +9,7 @@ import type { AllowWrite, AttachmentStore, FileUpload, StoredFile } from '../att
 import { PartFile, type KeepPart } from '../files/part-file.js';
 import { UploadTally } from '../upload-tally.js';
 import { ensureIndexes } from './indexes.js';
+import { collection, concernsOf } from './concerns.js';
 
 /** What Tocsin keeps of a file beside GridFS's own fields (its id is the file's `_id`, its size `length`). */
 interface FileMeta {
@@ -49,11 +50,11 @@ export class GridFsAttachments implements AttachmentStore {
   ) {}
 
   static async open(db: Db): Promise<GridFsAttachments> {
-    const bucket = new GridFSBucket(db, { bucketName: 'attachments' });
-    const files = db.collection<TocsinFile>('attachments.files');
+    const bucket = new GridFSBucket(db, { bucketName: 'attachments', writeConcern: concernsOf(db).writeConcern });
+    const files = collection<TocsinFile>(db, 'attachments.files');
     await ensureIndexes(files, [{ key: { 'metadata.owner': 1 } }, { key: { 'metadata.expires': 1 } }]);
     const spool = await mkdtemp(join(tmpdir(), 'tocsin-uploads-'));
-    return new GridFsAttachments(bucket, files, db.collection('attachments.chunks'), spool);
+    return new GridFsAttachments(bucket, files, collection(db, 'attachments.chunks'), spool);
   }
 
   async create(id: string, owner: string, allow: AllowWrite): Promise<FileUpload> {

@@ -22,6 +22,7 @@ import { saveUnique } from './job-unique.js';
 import { ensureIndexes } from './indexes.js';
 import { overviewOf } from '../job-rules.js';
 import { writeFailure } from './write-error.js';
+import { collection as concerned } from './concerns.js';
 
 /**
  * Agenda's JobRepository on MongoDB, for several nodes sharing one database: every due
@@ -309,7 +310,7 @@ export interface MongoJobsOptions {
 /** Agenda's backend on database `db`; the caller owns (and closes) the client. */
 export function openMongoJobs(db: Db, options: MongoJobsOptions = {}): AgendaBackend & { close(): Promise<void> } {
   const collection = options.collection ?? 'agenda_jobs';
-  const repository = new MongoJobRepository(db.collection<JobDocument>(collection), db.collection<ClaimDocument>(`${collection}.claims`));
+  const repository = new MongoJobRepository(concerned<JobDocument>(db, collection), concerned<ClaimDocument>(db, `${collection}.claims`));
   const notificationChannel = new InMemoryNotificationChannel();
   return {
     name: 'MongoDB (claims by unique insert)',

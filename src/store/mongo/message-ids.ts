@@ -1,5 +1,6 @@
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { failedWrites, isDuplicateKey } from './duplicate-key.js';
+import { collection } from './concerns.js';
 
 interface HeldId {
   _id: string;
@@ -20,7 +21,7 @@ export class MessageIds {
   private constructor(private readonly held: Collection<HeldId>) {}
 
   static open(db: Db): MessageIds {
-    return new MessageIds(db.collection<HeldId>('message_ids'));
+    return new MessageIds(collection<HeldId>(db, 'message_ids', 'position'));
   }
 
   /** Reserves every id of a batch, or none: throws naming the ids already held. */
@@ -35,10 +36,12 @@ export class MessageIds {
     try {
       await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires })), { ordered: false });
     } catch (err) {
-      if (!(err instanceof MongoBulkWriteError) || err.writeErrors === undefined) throw err;
+      // Anything but held ids (a write concern not satisfied, a lost server) is thrown as
+      // it is, nothing freed: the ids may be written, and ids are random, so a leftover
+      // blocks nothing (see above), while a free sent to a failing primary would only wait.
+      if (!(err instanceof MongoBulkWriteError) || !isDuplicateKey(err)) throw err;
       const failed = new Set(failedWrites(err).map((e) => e.index));
       await this.free(ids.filter((_, i) => !failed.has(i)).map(({ id }) => id));
-      if (!isDuplicateKey(err)) throw err;
       throw new DuplicateIdError(ids.filter((_, i) => failed.has(i)).map(({ id }) => id));
     }
   }
@@ -52,7 +55,7 @@ export class MessageIds {
       await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires })), { ordered: false });
       return new Set();
     } catch (err) {
-      if (!(err instanceof MongoBulkWriteError) || err.writeErrors === undefined || !isDuplicateKey(err)) throw err;
+      if (!(err instanceof MongoBulkWriteError) || !isDuplicateKey(err)) throw err;
       return new Set(failedWrites(err).map((e) => (ids[e.index] as { id: string }).id));
     }
   }

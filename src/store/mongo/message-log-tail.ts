@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from 'mongodb';
+import { tailReads } from './concerns.js';
+import { DeliveredBatches } from './delivered-batches.js';
 import type { LogBatch, MessageLog } from './message-log.js';
 
 /** Positions `from` to `to` that no reader of this node will see: the capped log dropped them first. */
@@ -33,7 +35,9 @@ export interface TailOptions {
  *   also closes one whose first batch is shorter than its batchSize, so the first batch
  *   is one document; getMores then take up to 1,000.
  * - A batch at or below the last one read is a repeat and skipped (FerretDB rewinds a
- *   cursor whose poll outlasted maxAwaitTimeMS). A batch beyond `last + 1` means some were
+ *   cursor whose poll outlasted maxAwaitTimeMS), if it is the batch handed on there: a
+ *   different one (its identity `by`) replaced a batch a failover rolled back, and its
+ *   positions are reported through `lost`. A batch beyond `last + 1` means some were
  *   missed: they are read by position; those the capped log already dropped are reported
  *   through `lost`, never skipped silently.
  * - FerretDB answers each getMore by re-running the cursor's query and skipping what it
@@ -45,6 +49,7 @@ export class LogTail {
   private readonly abort = new AbortController();
   private first: number;
   private last: number;
+  private readonly delivered: DeliveredBatches;
   /** Resolves when the tail stopped. */
   readonly done: Promise<void>;
 
@@ -57,6 +62,8 @@ export class LogTail {
   ) {
     this.first = start._id;
     this.last = start.last;
+    this.delivered = new DeliveredBatches(options.reopenAfter);
+    this.delivered.add(start);
     this.done = this.run();
   }
 
@@ -81,8 +88,8 @@ export class LogTail {
   private async follow(): Promise<boolean> {
     const cursor = this.db
       .runCursorCommand(
-        { find: this.log.batches.collectionName, filter: { _id: { $gte: this.first } }, tailable: true, awaitData: true, batchSize: 1 },
-        { tailable: true, awaitData: true },
+        { find: this.log.batches.collectionName, filter: { _id: { $gte: this.first } }, tailable: true, awaitData: true, batchSize: 1, readConcern: tailReads.readConcern },
+        { tailable: true, awaitData: true, readPreference: tailReads.readPreference },
       )
       .setBatchSize(1000)
       .setMaxTimeMS(this.options.awaitMs);
@@ -103,9 +110,27 @@ export class LogTail {
   }
 
   private async take(batch: LogBatch): Promise<void> {
-    if (batch.last <= this.last) return;
+    if (batch._id <= this.last) {
+      if (!this.delivered.has(batch)) this.replaced(batch);
+      return;
+    }
     if (batch._id > this.last + 1) await this.fill(batch._id);
     if (!this.stopped) this.hand(batch);
+  }
+
+  /**
+   * A batch at positions already handed on that is not the batch handed on there: that
+   * one was rolled back and this one took its place (see DeliveredBatches). Its positions
+   * are reported lost, never dropped as a repeat; the tail goes on after it.
+   */
+  private replaced(batch: LogBatch): void {
+    this.handlers.lost({ from: batch._id, to: batch.last });
+    this.delivered.add(batch);
+    if (batch.last > this.last) {
+      this.first = batch._id;
+      this.last = batch.last;
+      this.log.seen(batch.last);
+    }
   }
 
   /** Reads the batches between the last one handed on and `next`, reporting those gone. */
@@ -120,6 +145,7 @@ export class LogTail {
   }
 
   private hand(batch: LogBatch): void {
+    this.delivered.add(batch);
     this.first = batch._id;
     this.last = batch.last;
     this.log.seen(batch.last);

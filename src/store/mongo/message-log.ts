@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
+import { collection } from './concerns.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -32,6 +34,12 @@ export interface LogEvent {
 export interface LogBatch {
   _id: number;
   last: number;
+  /**
+   * The batch's identity beside its position: the writing process and its count of
+   * inserts. After a failover rolls a batch back, another may take its position; a tail
+   * that handed on the first tells them apart by this (absent in batches of older versions).
+   */
+  by?: string;
   /** Topics of the events replays read (stored, released, waiting); absent when none. */
   topics?: string[];
   /** Ids of its stored and waiting messages, for since=<id>. */
@@ -41,7 +49,7 @@ export interface LogBatch {
   events: LogEvent[];
 }
 
-export type BatchDraft = Omit<LogBatch, '_id' | 'last'>;
+export type BatchDraft = Omit<LogBatch, '_id' | 'last' | 'by'>;
 
 const collectionName = 'messages';
 
@@ -68,6 +76,10 @@ const collectionName = 'messages';
 export class MessageLog {
   /** The highest `last` this process has seen: where its next insert tries first. */
   private known = 0;
+  /** Set by a write error that was not a duplicate key: the chain head is read before the next insert. */
+  private stale = false;
+  private readonly writer = randomBytes(6).toString('base64url');
+  private inserts = 0;
 
   private constructor(
     private readonly db: Db,
@@ -82,7 +94,7 @@ export class MessageLog {
         if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
       });
     }
-    const batches = db.collection<LogBatch>(collectionName);
+    const batches = collection<LogBatch>(db, collectionName, 'position');
     await ensureIndexes(batches, [
       { key: { topics: 1, _id: 1 }, name: 'topics' },
       { key: { ids: 1 }, name: 'ids' },
@@ -114,10 +126,22 @@ export class MessageLog {
     return top;
   }
 
+  /**
+   * Takes the chain head as it is now, even below what this process knew: after a write
+   * error other than a duplicate key (a write concern not satisfied, a lost primary) a
+   * failover may have rolled back batches this process counted on, and an insert after
+   * them would leave a gap, or collide forever.
+   */
+  private async reload(): Promise<void> {
+    const [top] = await this.batches.find().sort({ _id: -1 }).limit(1).toArray();
+    this.known = top?.last ?? 0;
+    this.stale = false;
+  }
+
   /** Inserts `draft` as the next batch; answers it with its positions. */
   async append(draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch> {
     for (;;) {
-      const batch = this.next(draft);
+      const batch = await this.next(draft);
       if (await this.insert(batch)) return batch;
     }
   }
@@ -128,16 +152,17 @@ export class MessageLog {
    */
   async claim(id: string, draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch | undefined> {
     for (;;) {
-      const batch = this.next({ ...draft, claim: id });
+      const batch = await this.next({ ...draft, claim: id });
       if (await this.insert(batch)) return batch;
       // FerretDB does not say which index refused the insert: the claim is asked for.
       if (await this.batches.findOne({ claim: id }, { projection: { _id: 1 } })) return undefined;
     }
   }
 
-  private next(draft: BatchDraft): LogBatch {
+  private async next(draft: BatchDraft): Promise<LogBatch> {
+    if (this.stale) await this.reload();
     const first = this.known + 1;
-    return { _id: first, last: first + Math.max(1, draft.events.length) - 1, ...draft };
+    return { _id: first, last: first + Math.max(1, draft.events.length) - 1, by: `${this.writer}.${++this.inserts}`, ...draft };
   }
 
   /** False when the batch's position (or claim) was taken; the next try starts after the newest batch. */
@@ -147,7 +172,11 @@ export class MessageLog {
       this.seen(batch.last);
       return true;
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicateKey(err)) {
+        this.stale = true;
+        await this.reload().catch(() => undefined);
+        throw err;
+      }
       await this.newest();
       return false;
     }

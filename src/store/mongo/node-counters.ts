@@ -1,4 +1,5 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
+import { collection } from './concerns.js';
 
 type Key = 'messages' | 'pruned';
 
@@ -23,7 +24,7 @@ export class NodeCounters {
   private constructor(private readonly counters: Collection<Counter>) {}
 
   static open(db: Db): NodeCounters {
-    return new NodeCounters(db.collection<Counter>('cache_counters'));
+    return new NodeCounters(collection<Counter>(db, 'cache_counters'));
   }
 
   /** Sets this instance's `key`. */

@@ -3,6 +3,7 @@ import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { AuthStore } from '../auth-store.js';
 import type { Stores } from '../index.js';
+import { clientOptions } from './concerns.js';
 import { MongoAuthStore } from './auth/store.js';
 import { GridFsAttachments } from './gridfs-attachments.js';
 import { openMongoJobs } from './job-repository.js';
@@ -67,15 +68,15 @@ export async function openMongoAuth(config: Config): Promise<AuthStore> {
 }
 
 /**
- * Connects within 10 s, or stops the start with the reason (the password left out). A
- * node needs few connections (one commit at a time, one tail, a few polls): at most 10
- * unless the URL says otherwise; FerretDB 1.24 stopped answering under the driver's
- * default of 100 per node.
+ * Connects within 10 s, or stops the start with the reason (the password left out), with
+ * the write and read concerns and timeouts of concerns.ts. A node needs few connections
+ * (one commit at a time, one tail, a few polls): at most 10 unless the URL says otherwise;
+ * FerretDB 1.24 stopped answering under the driver's default of 100 per node.
  */
 async function connect(url: string): Promise<MongoClient> {
   const pool = /[?&]maxPoolSize=/i.test(url) ? {} : { maxPoolSize: 10 };
   try {
-    return await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000, appName: 'tocsin', ...pool });
+    return await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000, appName: 'tocsin', ...pool, ...clientOptions(url) });
   } catch (err) {
     throw new ConfigError(`database-url ${redacted(url)}: cannot connect: ${err instanceof Error ? err.message : String(err)}`);
   }

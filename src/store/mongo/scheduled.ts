@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import type { LogEvent } from './message-log.js';
+import { collection } from './concerns.js';
 
 /** A scheduled message not yet released: its event as the log recorded it, and its position there. */
 export interface WaitingMessage extends Omit<LogEvent, 'id' | 'kind'> {
@@ -21,7 +22,7 @@ export class ScheduledMessages {
   private constructor(private readonly waiting: Collection<WaitingMessage>) {}
 
   static async open(db: Db): Promise<ScheduledMessages> {
-    const waiting = db.collection<WaitingMessage>('scheduled_messages');
+    const waiting = collection<WaitingMessage>(db, 'scheduled_messages', 'position');
     await ensureIndexes(waiting, [{ key: { topic: 1, sid: 1 }, name: 'topic_sid' }]);
     return new ScheduledMessages(waiting);
   }

@@ -1,6 +1,7 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { SpendLedger, SpendReport } from '../spend-ledger.js';
 import { ensureIndexes } from './indexes.js';
+import { collection } from './concerns.js';
 
 interface ReportDocument extends SpendReport {
   _id?: ObjectId;
@@ -38,7 +39,7 @@ export class MongoSpendLedger implements SpendLedger {
   }
 
   static async open(db: Db, now: () => number = Date.now): Promise<MongoSpendLedger> {
-    const reports = db.collection<ReportDocument>('spend_reports');
+    const reports = collection<ReportDocument>(db, 'spend_reports');
     await ensureIndexes(reports, [{ key: { at: 1 } }]);
     return new MongoSpendLedger(reports, now);
   }

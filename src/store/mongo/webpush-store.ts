@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { randomId } from '../../model/message.js';
 import { endpointsPerAddress, TooManyWebPushSubscriptions, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { ensureIndexes } from './indexes.js';
+import { collection } from './concerns.js';
 
 interface SubscriptionDocument {
   /** The endpoint: unique by the `_id` index, so an upsert never makes a second document for it. */
@@ -31,7 +32,7 @@ export class MongoWebPushStore implements WebPushStore {
   private constructor(private readonly subscriptions: Collection<SubscriptionDocument>) {}
 
   static async open(db: Db): Promise<MongoWebPushStore> {
-    const subscriptions = db.collection<SubscriptionDocument>('webpush_subscriptions');
+    const subscriptions = collection<SubscriptionDocument>(db, 'webpush_subscriptions');
     await ensureIndexes(subscriptions, [{ key: { id: 1 } }, { key: { topics: 1 } }, { key: { subscriberIp: 1 } }, { key: { userId: 1 } }, { key: { updatedAt: 1 } }]);
     return new MongoWebPushStore(subscriptions);
   }

@@ -1,4 +1,4 @@
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
 import { StoreWriteError } from '../write-error.js';
 
 /** MongoDB's OutOfDiskSpace; NotWritablePrimary, PrimarySteppedDown and InterruptedDueToReplStateChange (no primary to write to). */
@@ -6,13 +6,31 @@ const full = new Set([14031]);
 const unwritable = new Set([10107, 189, 11602, 13435]);
 
 /**
- * The port's StoreWriteError for a write MongoDB did not take: the server is unreachable or
- * has no primary (not writable) or its disk is full. Any other error as it is.
+ * The port's StoreWriteError for a write MongoDB did not take, or did not acknowledge
+ * within the bounds of concerns.ts: the server is unreachable, has no primary or did not
+ * answer in time (not writable), or its disk is full. Any other error as it is.
+ *
+ * Not acknowledged, not refused: a write-concern error (a majority did not confirm within
+ * wtimeoutMS) leaves the write on the primary, where a failover may keep or roll it back,
+ * and an insertMany cut by the network throws a MongoBulkWriteError with no write errors.
+ * Either way the client is told it was not stored (503), which is true of what it may
+ * count on.
  */
 export function writeFailure(err: unknown): unknown {
-  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return new StoreWriteError(false, err);
+  if (notAnswered(err)) return new StoreWriteError(false, err);
   if (err instanceof MongoServerError && typeof err.code === 'number' && (full.has(err.code) || unwritable.has(err.code))) {
     return new StoreWriteError(full.has(err.code), err);
   }
   return err;
+}
+
+function notAnswered(err: unknown): boolean {
+  return (
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoWriteConcernError ||
+    (err instanceof MongoBulkWriteError && [err.writeErrors].flat().length === 0) ||
+    // The pool's wait for a connection (waitQueueTimeoutMS); its class is not exported.
+    (err instanceof MongoError && err.name === 'MongoWaitQueueTimeoutError')
+  );
 }

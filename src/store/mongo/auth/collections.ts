@@ -1,7 +1,8 @@
-import { MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { ObjectId, type Collection, type Db } from 'mongodb';
 import { everyone, type Role } from '../../../model/access.js';
 import type { Tier } from '../../../model/account.js';
 import { ensureIndexes } from '../indexes.js';
+import { collection } from '../concerns.js';
 
 /**
  * The documents of access control on MongoDB, one collection per table of the SQLite
@@ -99,12 +100,12 @@ export interface AuthCollections {
 /** The collections, with the indexes of the lookups that are not by `_id`. */
 export async function openCollections(db: Db): Promise<AuthCollections> {
   const c: AuthCollections = {
-    users: db.collection('auth_users'),
-    access: db.collection('auth_access'),
-    tokens: db.collection('auth_tokens'),
-    tiers: db.collection('auth_tiers'),
-    phones: db.collection('auth_phones'),
-    changes: db.collection('auth_changes'),
+    users: collection(db, 'auth_users'),
+    access: collection(db, 'auth_access'),
+    tokens: collection(db, 'auth_tokens'),
+    tiers: collection(db, 'auth_tiers'),
+    phones: collection(db, 'auth_phones'),
+    changes: collection(db, 'auth_changes'),
   };
   await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
   await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
@@ -119,6 +120,4 @@ export function newUid(): string {
 }
 
 /** MongoDB's duplicate-key error: another insert of the same `_id` won. */
-export function isDuplicateKey(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === 11000;
-}
+export { isDuplicateKey } from '../duplicate-key.js';
