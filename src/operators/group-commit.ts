@@ -84,17 +84,19 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
           subscriber.error(err);
           return;
         }
-        inFlight = from(input).subscribe({
+        const commitment = from(input).subscribe({
           next: (value) => subscriber.next(value),
           error: (err) => subscriber.error(err),
           complete: () => {
             inFlight = undefined;
             busy = false;
             // Values of a turn still under way: the next commit takes them at its end.
-            if (due < queue.length && !sourceDone) startTimer(0);
+            if (due < queue.length) startTimer(0);
             else pump();
           },
         });
+        // Not one that completed synchronously.
+        if (busy) inFlight = commitment;
       };
 
       const subscription = source.subscribe({
