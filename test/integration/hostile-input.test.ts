@@ -117,7 +117,9 @@ describe('hostile input — one client sends every reproducer of issue 33', () =
       assert.ok(compared.ms < 1000, `deepEqual at depth ${depth} answered in ${compared.ms} ms`);
     }
     const printed = await post('/tpl', '{}', { Template: 'yes', Message: sharedStructure(40, 'toJSON $x') });
-    assert.deepEqual([printed.status, printed.code], [400, 40055], printed.text);
+    // The work budget or deadline (40055), or on a fast machine the size bound of what it prints (40045).
+    assert.equal(printed.status, 400, printed.text);
+    assert.ok(printed.code === 40055 || (printed.code === 40045 && /longer than|output exceeds/.test(printed.text)), printed.text);
     assert.ok(printed.ms < 1000, `toJSON at depth 40 answered in ${printed.ms} ms`);
   });
 
