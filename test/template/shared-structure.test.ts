@@ -72,10 +72,10 @@ describe('templates — values with shared structure', () => {
     });
   }
 
-  it('shared structure — with the default limits a walk stops within 300 ms (deadline or budget)', () => {
+  it('shared structure — with the default limits a walk stops within 1 s (deadline, budget, or on a fast machine the size bound)', () => {
     for (const use of ['{{ $x }}', '{{ toJSON $m }}', '{{ join "," $x }}']) {
       const { ms, result } = timed(shared + use);
-      assert.ok(result instanceof TemplateError && result.code === 'timeout', use);
+      assert.ok(result instanceof TemplateError && (result.code === 'timeout' || result.code === 'too-large'), use);
       assert.ok(ms < 1000, `${use}: ${ms} ms`);
     }
   });
