@@ -70,20 +70,7 @@ function present(req: RequestInfo): number {
 
 /** The parameter's trimmed value, or '' when absent. RFC 2047 encoded headers are decoded. */
 export function param(req: RequestInfo, name: ParamName): string {
-  if ((present(req) & (paramBits.get(name) as number)) === 0) return '';
-  const aliases = paramAliases[name];
-  for (const alias of aliases) {
-    const value = req.headers.get(alias);
-    if (value !== undefined) {
-      const decoded = decodeHeaderValue(value).trim();
-      if (decoded !== '' && !(alias === 'priority' && httpPriorityHint.test(decoded))) return decoded;
-    }
-  }
-  for (const alias of aliases) {
-    const value = req.query.get(alias)?.trim();
-    if (value) return value;
-  }
-  return '';
+  return lookup(req, name, decodeHeaderValue);
 }
 
 /**
@@ -91,13 +78,25 @@ export function param(req: RequestInfo, name: ParamName): string {
  * checks made before the guards run, which must not decode what a refused request sent.
  */
 export function rawParam(req: RequestInfo, name: ParamName): string {
+  return lookup(req, name, asSent);
+}
+
+const asSent = (value: string): string => value;
+
+/** The first non-empty value under any alias, headers (read through `readHeader`) before the query. */
+function lookup(req: RequestInfo, name: ParamName, readHeader: (value: string) => string): string {
   if ((present(req) & (paramBits.get(name) as number)) === 0) return '';
   const aliases = paramAliases[name];
-  for (const map of [req.headers, req.query]) {
-    for (const alias of aliases) {
-      const value = map.get(alias)?.trim();
-      if (value) return value;
+  for (const alias of aliases) {
+    const value = req.headers.get(alias);
+    if (value !== undefined) {
+      const read = readHeader(value).trim();
+      if (read !== '' && !(alias === 'priority' && httpPriorityHint.test(read))) return read;
     }
+  }
+  for (const alias of aliases) {
+    const value = req.query.get(alias)?.trim();
+    if (value) return value;
   }
   return '';
 }
