@@ -29,7 +29,7 @@ export const settings = {
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
   'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },
   'cache-batch-size': { kind: 'int', default: 0, doc: 'Most messages written in one cache transaction; 0 means no limit' },
-  'cache-batch-timeout': { kind: 'duration', default: '0s', doc: 'How long a write may wait to join a batch; 0 commits once per event-loop turn' },
+  'cache-batch-timeout': { kind: 'duration', default: '0s', doc: 'How long a write may wait to join a batch when no commit is in flight (one in flight: until it ends); 0 commits once per event-loop turn' },
   'keepalive-interval': { kind: 'duration', default: '45s', doc: 'Interval of keepalive events on subscriber streams' },
   'manager-interval': { kind: 'duration', default: '1m', doc: 'Interval of housekeeping: each server\'s own (topics, visitors, stats) and the shared stores\' (cache pruning, expired tokens and attachments)' },
   'message-size-limit': { kind: 'size', default: '4k', doc: 'Largest message body; a larger body is treated as an attachment' },

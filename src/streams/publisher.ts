@@ -1,9 +1,9 @@
-import { concatMap, Subject, type Subscription } from 'rxjs';
+import { Subject, type Subscription } from 'rxjs';
 import { messageJson, type Message } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import type { LiveFeed } from '../store/live-feed.js';
 import type { MessageCache } from '../store/message-cache.js';
-import { bufferTurn } from '../operators/buffer-turn.js';
+import { groupCommit } from '../operators/group-commit.js';
 
 export interface PublishOptions {
   /** Store the message (false: `Cache: no`, live subscribers only). */
@@ -59,9 +59,12 @@ export interface PublisherOptions {
 
 /**
  * The publish pipeline: store, then acknowledge, then deliver (DESIGN.md). Concurrent
- * publishes are batched per event-loop turn into one cache transaction (group commit);
- * only after it commits is the live feed told what went live, in commit order, and are
- * the publishers answered (the feed delivers: see LiveFeed). ntfy answers before its
+ * publishes are batched into one cache transaction (group commit, operators/group-commit.ts):
+ * an idle pipeline commits what arrived in one event-loop turn, and while a commit is in
+ * flight the next one gathers everything that arrives, so on a store a round trip away
+ * batches grow with the load instead of queueing a commit per turn. Only after a batch
+ * commits is the live feed told what went live, in commit order, and are the publishers
+ * answered (the feed delivers: see LiveFeed). ntfy answers before its
  * batch is written; Tocsin never acknowledges a message it could still lose. Scheduled
  * messages due now are released through the same pipeline, so commit order stays the
  * order subscribers see.
@@ -82,12 +85,14 @@ export class Publisher {
     this.drained = new Promise((resolve) => (markDrained = resolve));
     this.pipeline = this.queue
       .pipe(
-        bufferTurn({ maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs }),
-        concatMap((batch) =>
-          this.commit(batch).catch((err: unknown) => {
-            options.onCommitError(err, batch.length);
-            for (const p of batch) p.reject(err);
-          }),
+        groupCommit(
+          // A failed commit fails its own publishes only; the pipeline goes on.
+          (batch: Pending[]) =>
+            this.commit(batch).catch((err: unknown) => {
+              options.onCommitError(err, batch.length);
+              for (const p of batch) p.reject(err);
+            }),
+          { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs },
         ),
       )
       .subscribe({ complete: () => markDrained() });

@@ -12,7 +12,7 @@ let scheduled = false;
  * microtasks it started, runs in the same check phase right after them, not a turn later
  * as a setImmediate queued from there would.
  *
- * This is what lines the group commit and the fan-out up: the commit (bufferTurn) runs at
+ * This is what lines the group commit and the fan-out up: the commit (groupCommit) runs at
  * the turn's end, its publishers are answered in its microtasks, and the subscribers'
  * writes (TurnFlusher) follow at once. With a setImmediate for the writes, a poll phase
  * came between the answers and the writes and took in only the first of the publishers'
