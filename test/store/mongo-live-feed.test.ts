@@ -117,7 +117,7 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     assert.deepEqual([a.log.errors, b.log.errors], [[], []]);
   });
 
-  it('feed — a cursor cut mid-stream is reopened at the last batch read: no gap, no duplicate', async () => {
+  it('feed — connections cut mid-stream: the tail reads on after the last batch handed on, no gap, no duplicate', async () => {
     // given: node b reaches the database through a proxy
     const a = await open();
     const { node: b, proxy, stop } = await proxiedNode(a.database);
@@ -126,17 +126,18 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
 
     // when: a commits 100 batches while b's connections are cut four times
     const published: string[] = [];
+    let cut = 0;
     for (let i = 0; i < 100; i++) {
       const batch = [message('cut'), message('cut')];
       await publish(a, batch);
       published.push(...batch.map((m) => m.id));
-      if (i % 25 === 10) proxy.cut(1);
+      if (i % 25 === 10) cut += proxy.cut(1);
     }
 
-    // then
+    // then: the driver retries a read cut once; a read that fails again is reported, and read again
     assert.deepEqual(idsOf(await fromB.next(200)), published);
-    assert.ok(b.log.errors.length >= 1, 'the cuts were seen');
-    assert.ok(b.log.errors.every((e) => e.message.startsWith('live feed: the log cursor failed')), JSON.stringify(b.log.errors));
+    assert.ok(cut > 0, `${cut} sockets cut`);
+    assert.ok(b.log.errors.every((e) => e.message.startsWith('live feed: a read of the log failed')), JSON.stringify(b.log.errors));
   });
 
   it('feed — a node that fell behind the capped log reports the positions it lost, then goes on', async () => {

@@ -1,60 +1,118 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Db } from 'mongodb';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
-import { LogTail, type LostRange } from '../../src/store/mongo/message-log-tail.js';
+import { LogTail, type LostRange, type TailSource } from '../../src/store/mongo/message-log-tail.js';
 import { writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';
 
-const batch = (_id: number, last: number, by: string): LogBatch => ({ _id, last, by, events: [] });
+const batch = (_id: number, last: number, by: string, after?: string): LogBatch => ({ _id, last, by, ...(after !== undefined && { after }), events: [] });
 
-/** A Db whose tailable cursors answer `script`, one cursor each, then nothing. */
-function scriptedDb(script: LogBatch[][]): Db {
-  const cursorOf = (docs: LogBatch[]): object => {
-    const cursor = {
-      setBatchSize: () => cursor,
-      setMaxTimeMS: () => cursor,
-      close: () => Promise.resolve(),
-      async *[Symbol.asyncIterator]() {
-        yield* docs;
-      },
-    };
-    return cursor;
-  };
-  return { runCursorCommand: () => cursorOf(script.shift() ?? []) } as unknown as Db;
+/** A log as the tail reads it: the batches by first position, rewritable between reads. */
+class ScriptedLog implements TailSource {
+  readonly batches = new Map<number, LogBatch>();
+
+  constructor(batches: LogBatch[]) {
+    this.put(...batches);
+  }
+
+  put(...batches: LogBatch[]): void {
+    for (const b of batches) this.batches.set(b._id, b);
+  }
+
+  at(position: number): Promise<LogBatch | null> {
+    return Promise.resolve(this.batches.get(position) ?? null);
+  }
+
+  oldest(): Promise<LogBatch | undefined> {
+    return Promise.resolve(this.sorted()[0]);
+  }
+
+  newest(): Promise<LogBatch | undefined> {
+    return Promise.resolve(this.sorted().at(-1));
+  }
+
+  seen(): void {}
+
+  onAppend(): () => void {
+    return () => undefined;
+  }
+
+  private sorted(): LogBatch[] {
+    return [...this.batches.values()].sort((a, b) => a._id - b._id);
+  }
 }
 
-const noGaps = { batches: { collectionName: 'messages' }, seen: () => undefined } as unknown as MessageLog;
+/** Runs a tail on `log` from `start` until it handed on position `until`; answers what it handed on and reported lost. */
+async function follow(log: ScriptedLog, start: LogBatch, until: number, rewrite?: (handed: number) => void): Promise<{ handed: number[]; lost: LostRange[] }> {
+  const handed: number[] = [];
+  const lost: LostRange[] = [];
+  let tail: LogTail | undefined;
+  await new Promise<void>((resolve) => {
+    tail = new LogTail(log, start, {
+      batch: (b) => {
+        handed.push(b._id);
+        rewrite?.(b._id);
+        if (b.last >= until) resolve();
+      },
+      lost: (range) => lost.push(range),
+      error: (err) => assert.fail(String(err)),
+    }, { pollMs: 1, idlePollMs: 2, checkMs: 5, retryMs: 1 });
+  });
+  tail?.stop();
+  await tail?.done;
+  return { handed, lost };
+}
 
 describe('MongoDB log — batch identity (test double of the driver: FerretDB cannot roll back)', () => {
-  it('tail — a different batch at a position already handed on is a lost range, the same one a repeat', async () => {
-    // given: a tail that handed on 2-3 and 4, then reads 4-5 written by another writer (4 was rolled back)
-    const handed: number[] = [];
-    const lost: LostRange[] = [];
-    const script = [
-      [batch(1, 1, 'a.1'), batch(2, 3, 'a.2'), batch(4, 4, 'a.3')],
-      [batch(2, 3, 'a.2'), batch(4, 5, 'b.1'), batch(6, 6, 'b.2')],
-    ];
-    let tail: LogTail | undefined;
-    const done = new Promise<void>((resolve) => {
-      tail = new LogTail(scriptedDb(script), noGaps, batch(1, 1, 'a.1'), {
-        batch: (b) => {
-          handed.push(b._id);
-          if (b._id === 6) resolve();
-        },
-        lost: (range) => lost.push(range),
-        error: (err) => assert.fail(String(err)),
-      }, { awaitMs: 10, reopenAfter: 100, retryMs: 1 });
-    });
+  it('tail — a batch whose predecessor is not the one handed on reports the rewritten positions lost, and is handed on', async () => {
+    // given: a tail that handed on 1 and 2-3; a failover then put b.1 at 2-3 and c.1 after it
+    const log = new ScriptedLog([batch(1, 1, 'a.1'), batch(2, 3, 'a.2', 'a.1')]);
+    const rewrite = (handed: number): void => {
+      if (handed === 2) log.put(batch(2, 3, 'b.1', 'a.1'), batch(4, 4, 'c.1', 'b.1'));
+    };
 
     // when
-    await done;
-    tail?.stop();
+    const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 4, rewrite);
 
     // then
-    assert.deepEqual(handed, [2, 4, 6]);
-    assert.deepEqual(lost, [{ from: 4, to: 5 }]);
+    assert.deepEqual(handed, [2, 4]);
+    assert.deepEqual(lost, [{ from: 2, to: 3 }]);
+  });
+
+  it('tail — a batch spanning the position after the tail\'s (a rewritten chain) reports everything up to the newest lost and goes on after it', async () => {
+    // given: a tail that handed on 2-3 and 4; a failover then put b.1 at 4-5 and b.2 at 6
+    const log = new ScriptedLog([batch(1, 1, 'a.1'), batch(2, 3, 'a.2', 'a.1'), batch(4, 4, 'a.3', 'a.2')]);
+    const rewrite = (handed: number): void => {
+      if (handed === 4) log.put(batch(4, 5, 'b.1', 'a.2'), batch(6, 6, 'b.2', 'b.1'));
+      if (handed === 4) setTimeout(() => log.put(batch(7, 7, 'b.3', 'b.2')), 200);
+    };
+
+    // when
+    const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 7, rewrite);
+
+    // then
+    assert.deepEqual(handed, [2, 4, 7]);
+    assert.deepEqual(lost, [{ from: 4, to: 6 }]);
+  });
+
+  it('tail — positions the capped log dropped before the tail read them are reported lost; it goes on from the oldest batch', async () => {
+    // given: a tail at 1 and a log that now starts at 5
+    const log = new ScriptedLog([batch(5, 6, 'a.5', 'a.4'), batch(7, 7, 'a.6', 'a.5')]);
+
+    // when
+    const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 7);
+
+    // then
+    assert.deepEqual(handed, [5, 7]);
+    assert.deepEqual(lost, [{ from: 2, to: 4 }]);
+  });
+
+  it('tail — the same chain read again is handed on once, with nothing lost', async () => {
+    const log = new ScriptedLog([batch(1, 1, 'a.1'), batch(2, 3, 'a.2', 'a.1'), batch(4, 4, 'b.1', 'a.2'), batch(5, 9, 'a.3', 'b.1')]);
+    const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 9);
+    assert.deepEqual(handed, [2, 4, 5]);
+    assert.deepEqual(lost, []);
   });
 });
 

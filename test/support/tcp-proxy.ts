@@ -40,8 +40,11 @@ export class TcpProxy {
    * monitor of mongodb 6.22 here now and then (a heartbeat started and never ended, so no
    * operation found a server for minutes): a driver matter, not what these tests are about.
    */
-  cut(spare = 0): void {
-    for (const socket of [...this.open].slice(spare * 2)) socket.destroy();
+  /** Answers how many sockets (client and upstream sides) it destroyed. */
+  cut(spare = 0): number {
+    const cut = [...this.open].slice(spare * 2);
+    for (const socket of cut) socket.destroy();
+    return cut.length;
   }
 
   async stop(): Promise<void> {

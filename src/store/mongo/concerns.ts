@@ -88,10 +88,3 @@ export function concernsOf(db: Db, reads: Reads = 'any'): CollectionOptions {
     ...(reads === 'position' ? { readPreference: ReadPreference.primary } : {}),
   };
 }
-
-/**
- * For a raw cursor command on a position collection (the tail): the command carries its
- * read concern itself. Always `majority`: a tailable cursor follows many reads over time,
- * which linearizable (one read, confirmed by the set) is not for.
- */
-export const tailReads = { readConcern: { level: 'majority' }, readPreference: ReadPreference.primary } as const;

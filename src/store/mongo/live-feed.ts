@@ -1,5 +1,4 @@
 import { Subject, type Observable } from 'rxjs';
-import type { Db } from 'mongodb';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed } from '../live-feed.js';
@@ -37,20 +36,19 @@ export class MongoLiveFeed implements LiveFeed {
   readonly lost$: Observable<LostRange> = this.lost.asObservable();
 
   /** Follows `log` from its newest batch: what came before is the cache's to replay. */
-  static async open(db: Db, log: MessageLog, options: FeedOptions): Promise<MongoLiveFeed> {
+  static async open(log: MessageLog, options: FeedOptions): Promise<MongoLiveFeed> {
     const newest = await log.newest();
     if (!newest) throw new Error('the message log holds no batch to follow from');
-    return new MongoLiveFeed(db, log, newest, options);
+    return new MongoLiveFeed(log, newest, options);
   }
 
   private constructor(
-    db: Db,
     private readonly log: MessageLog,
     start: LogBatch,
     options: FeedOptions,
   ) {
     this.handed = start.last;
-    this.tail = new LogTail(db, log, start, {
+    this.tail = new LogTail(log, start, {
       batch: (batch) => this.hand(batch),
       lost: (range) => {
         options.onLost(range);

@@ -1,154 +1,182 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Db } from 'mongodb';
-import { tailReads } from './concerns.js';
-import { DeliveredBatches } from './delivered-batches.js';
-import type { LogBatch, MessageLog } from './message-log.js';
+import { HandedBatches } from './handed-batches.js';
+import type { LogBatch } from './message-log.js';
 
-/** Positions `from` to `to` that no reader of this node will see: the capped log dropped them first. */
+/** Positions `from` to `to` that no reader of this node will see as the log holds them. */
 export interface LostRange {
   from: number;
   to: number;
+}
+
+/** What a tail reads of the log (MessageLog; a test double in the identity tests). */
+export interface TailSource {
+  /** The batch starting at `position`, if any. */
+  at(position: number): Promise<LogBatch | null>;
+  oldest(): Promise<LogBatch | undefined>;
+  newest(): Promise<LogBatch | undefined>;
+  /** Told of every batch the tail reads, so that this process's next insert starts after it. */
+  seen(batch: LogBatch): void;
+  /** Calls `listener` after each batch this process appends; answers the call that stops it. */
+  onAppend(listener: () => void): () => void;
 }
 
 export interface TailHandlers {
   /** Each batch after the start, once, in position order. */
   batch(batch: LogBatch): void;
   lost(range: LostRange): void;
-  /** A cursor failed (network, server); the tail goes on from the last batch read. */
+  /** A read failed (network, server); the tail goes on from the last batch handed on. */
   error(err: unknown): void;
+  /** Positions between the last batch handed on and the log's newest, every `checkMs`. */
+  lag?(positions: number): void;
 }
 
 export interface TailOptions {
-  /** How long a getMore waits for new batches (awaitData). */
-  awaitMs: number;
-  /** Batches read before a cursor is reopened from the last one (see below). */
-  reopenAfter: number;
-  /** Pause before reopening after a failure, or after a cursor FerretDB closed at once. */
+  /** Pause after a read found nothing new; it doubles while nothing comes, up to `idlePollMs`. */
+  pollMs: number;
+  idlePollMs: number;
+  /** How often the tail compares its position with the log's ends (lag, a range it can no longer read). */
+  checkMs: number;
+  /** Pause after a failed read. */
   retryMs: number;
 }
 
+/** Identities kept for the walk back after a rewritten chain (see HandedBatches). */
+const handedKept = 1000;
+
 /**
- * Follows the log with a tailable awaitData cursor from a batch that exists, handing on
- * every later batch in position order, without gap or duplicate, across lost cursors:
- * - A cursor starts at the last batch read (`_id >= it`) and drops it: a tailable cursor
- *   whose query matches nothing is closed at once (MongoDB and FerretDB), and FerretDB
- *   also closes one whose first batch is shorter than its batchSize, so the first batch
- *   is one document; getMores then take up to 1,000.
- * - A batch at or below the last one read is a repeat and skipped (FerretDB rewinds a
- *   cursor whose poll outlasted maxAwaitTimeMS), if it is the batch handed on there: a
- *   different one (its identity `by`) replaced a batch a failover rolled back, and its
- *   positions are reported through `lost`. A batch beyond `last + 1` means some were
- *   missed: they are read by position; those the capped log already dropped are reported
- *   through `lost`, never skipped silently.
- * - FerretDB answers each getMore by re-running the cursor's query and skipping what it
- *   returned, so a poll costs every batch since the cursor opened: it is reopened every
- *   `reopenAfter` batches.
+ * Follows the log from a batch that exists, handing on every later batch in position
+ * order, without gap or duplicate, by equality lookups: the batch after the last one
+ * handed on starts at its `last + 1` (the chain of message-log.ts). No cursor: FerretDB
+ * 1.24 answers each getMore of a tailable cursor by re-running its query, and a range on
+ * `_id` is evaluated after reading the whole collection (its pushdown takes equalities
+ * only), so a cursor cost every poll the whole log; a lookup costs one index probe on
+ * either server, and a reopened tail starts where it was without a scan.
+ *
+ * A lookup that finds nothing waits `pollMs`, doubling up to `idlePollMs` while the log is
+ * quiet; a batch this process appends wakes it at once. Every `checkMs` it reads the log's
+ * newest batch: if there are positions after its own yet none starts after it, either the
+ * capped log dropped them before this node read them, or a failover rewrote the chain
+ * behind the tail (a batch's `after` names its predecessor, and a tail that handed on a
+ * different one also sees that at once). Both are reported through `lost`, never skipped.
  */
 export class LogTail {
   private stopped = false;
-  private readonly abort = new AbortController();
-  private first: number;
   private last: number;
-  private readonly delivered: DeliveredBatches;
+  private lastBy: string | undefined;
+  private readonly handed = new HandedBatches(handedKept);
+  private checkedAt = performance.now();
+  private woken = false;
+  private wake: (() => void) | undefined;
+  private readonly unlisten: () => void;
   /** Resolves when the tail stopped. */
   readonly done: Promise<void>;
 
   constructor(
-    private readonly db: Db,
-    private readonly log: MessageLog,
+    private readonly source: TailSource,
     start: LogBatch,
     private readonly handlers: TailHandlers,
     private readonly options: TailOptions,
   ) {
-    this.first = start._id;
     this.last = start.last;
-    this.delivered = new DeliveredBatches(options.reopenAfter);
-    this.delivered.add(start);
+    this.lastBy = start.by;
+    this.handed.add(start);
+    this.unlisten = source.onAppend(() => this.poke());
     this.done = this.run();
   }
 
   stop(): void {
     this.stopped = true;
-    this.abort.abort(new Error('log tail stopped'));
+    this.unlisten();
+    this.poke();
+  }
+
+  private poke(): void {
+    this.woken = true;
+    this.wake?.();
   }
 
   private async run(): Promise<void> {
+    let wait = this.options.pollMs;
     while (!this.stopped) {
+      this.woken = false;
       try {
-        if (!(await this.follow())) await delay(this.options.retryMs, undefined, { signal: this.abort.signal });
+        if (await this.step()) {
+          wait = this.options.pollMs;
+          continue;
+        }
+        await this.pause(wait);
+        wait = Math.min(wait * 2, this.options.idlePollMs);
       } catch (err) {
         if (this.stopped) return;
         this.handlers.error(err);
-        await delay(this.options.retryMs, undefined, { signal: this.abort.signal }).catch(() => undefined);
+        await this.pause(this.options.retryMs);
       }
     }
   }
 
-  /** One cursor, until it closes or read `reopenAfter` batches; false if it found nothing to start from. */
-  private async follow(): Promise<boolean> {
-    const cursor = this.db
-      .runCursorCommand(
-        { find: this.log.batches.collectionName, filter: { _id: { $gte: this.first } }, tailable: true, awaitData: true, batchSize: 1, readConcern: tailReads.readConcern },
-        { tailable: true, awaitData: true, readPreference: tailReads.readPreference },
-      )
-      .setBatchSize(1000)
-      .setMaxTimeMS(this.options.awaitMs);
-    const stop = (): void => void cursor.close().catch(() => undefined);
-    this.abort.signal.addEventListener('abort', stop);
-    let read = 0;
-    try {
-      for await (const doc of cursor) {
-        if (this.stopped) break;
-        await this.take(doc as LogBatch);
-        if (++read >= this.options.reopenAfter) break;
-      }
-    } finally {
-      this.abort.signal.removeEventListener('abort', stop);
-      await cursor.close().catch(() => undefined);
-    }
-    return read > 0;
+  /** Reads the batch after the last one handed on; true if there was one. */
+  private async step(): Promise<boolean> {
+    if (performance.now() - this.checkedAt >= this.options.checkMs) await this.check();
+    const next = await this.source.at(this.last + 1);
+    if (!next || this.stopped) return false;
+    if (next.after !== undefined && this.lastBy !== undefined && next.after !== this.lastBy) await this.rewritten(this.last);
+    this.hand(next);
+    return true;
   }
 
-  private async take(batch: LogBatch): Promise<void> {
-    if (batch._id <= this.last) {
-      if (!this.delivered.has(batch)) this.replaced(batch);
+  private async check(): Promise<void> {
+    this.checkedAt = performance.now();
+    const newest = await this.source.newest();
+    if (!newest) return;
+    this.handlers.lag?.(Math.max(0, newest.last - this.last));
+    if (newest.last <= this.last || (await this.source.at(this.last + 1))) return;
+    const oldest = await this.source.oldest();
+    if (oldest && oldest._id > this.last + 1) {
+      this.handlers.lost({ from: this.last + 1, to: oldest._id - 1 });
+      this.hand(oldest);
       return;
     }
-    if (batch._id > this.last + 1) await this.fill(batch._id);
-    if (!this.stopped) this.hand(batch);
+    // A batch spans the position after this tail's: it is not the chain the tail followed.
+    await this.rewritten(newest.last);
+    this.moveTo(newest);
   }
 
   /**
-   * A batch at positions already handed on that is not the batch handed on there: that
-   * one was rolled back and this one took its place (see DeliveredBatches). Its positions
-   * are reported lost, never dropped as a repeat; the tail goes on after it.
+   * A failover rolled back batches this tail handed on and others took their positions (a
+   * tail reads at majority, so only a server that broke that promise gets here): reports
+   * as lost the positions after the newest batch still in the log as handed on, to `through`.
    */
-  private replaced(batch: LogBatch): void {
-    this.handlers.lost({ from: batch._id, to: batch.last });
-    this.delivered.add(batch);
-    if (batch.last > this.last) {
-      this.first = batch._id;
-      this.last = batch.last;
-      this.log.seen(batch.last);
+  private async rewritten(through: number): Promise<void> {
+    let from = this.last + 1;
+    for (const batch of this.handed.newestFirst()) {
+      if ((await this.source.at(batch._id))?.by === batch.by) break;
+      from = batch._id;
     }
-  }
-
-  /** Reads the batches between the last one handed on and `next`, reporting those gone. */
-  private async fill(next: number): Promise<void> {
-    const missed = await this.log.batches.find({ _id: { $gt: this.last, $lt: next } }).sort({ _id: 1 }).toArray();
-    for (const batch of missed) {
-      if (this.stopped) return;
-      if (batch._id > this.last + 1) this.handlers.lost({ from: this.last + 1, to: batch._id - 1 });
-      this.hand(batch);
-    }
-    if (next > this.last + 1) this.handlers.lost({ from: this.last + 1, to: next - 1 });
+    // Nothing handed on differs when a writer named a predecessor it knew from before a failover.
+    if (from <= through) this.handlers.lost({ from, to: through });
   }
 
   private hand(batch: LogBatch): void {
-    this.delivered.add(batch);
-    this.first = batch._id;
-    this.last = batch.last;
-    this.log.seen(batch.last);
+    this.moveTo(batch);
     this.handlers.batch(batch);
+  }
+
+  private moveTo(batch: LogBatch): void {
+    this.handed.add(batch);
+    this.last = batch.last;
+    this.lastBy = batch.by;
+    this.source.seen(batch);
+  }
+
+  /** Waits `ms`, or less if this process appends meanwhile (or appended since the last read began). */
+  private pause(ms: number): Promise<void> {
+    if (this.woken || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 }

@@ -40,6 +40,11 @@ export interface LogBatch {
    * that handed on the first tells them apart by this (absent in batches of older versions).
    */
   by?: string;
+  /**
+   * The identity of the batch before it as its writer knew it: a tail that handed on a
+   * different one there learns that a failover rewrote the chain behind it (see LogTail).
+   */
+  after?: string;
   /** Topics of the events replays read (stored, released, waiting); absent when none. */
   topics?: string[];
   /** Ids of its stored and waiting messages, for since=<id>. */
@@ -49,7 +54,7 @@ export interface LogBatch {
   events: LogEvent[];
 }
 
-export type BatchDraft = Omit<LogBatch, '_id' | 'last' | 'by'>;
+export type BatchDraft = Omit<LogBatch, '_id' | 'last' | 'by' | 'after'>;
 
 const collectionName = 'messages';
 
@@ -64,9 +69,9 @@ const collectionName = 'messages';
  * By induction the batches form one gapless chain: an insert at `last + 1` of a batch
  * that has a successor collides with it, so only an insert after the newest batch
  * succeeds. It also means a batch is inserted only after its predecessor committed, so
- * insertion order (the capped collection's natural order, which tailable cursors follow)
- * is position order, and a tailer that meets `_id !== previous.last + 1` knows it missed
- * something (a batch it skipped, or one the capped collection dropped).
+ * insertion order (the capped collection's natural order) is position order, and the
+ * batch after one is always found at its `last + 1`: a tail reads the chain by equality
+ * lookups of `_id` (message-log-tail.ts).
  *
  * Claims (release exactly once, release racing a delete) are the same single insert: a
  * sparse unique index on the scalar `claim`. FerretDB 1.24 does not enforce a unique index
@@ -74,12 +79,13 @@ const collectionName = 'messages';
  * first's array was accepted), so message ids are kept unique by `message-ids.ts` instead.
  */
 export class MessageLog {
-  /** The highest `last` this process has seen: where its next insert tries first. */
-  private known = 0;
+  /** The newest batch this process has seen (its position and identity): where its next insert tries first. */
+  private known: Pick<LogBatch, 'last' | 'by'> = { last: 0 };
   /** Set by a write error that was not a duplicate key: the chain head is read before the next insert. */
   private stale = false;
   private readonly writer = randomBytes(6).toString('base64url');
   private inserts = 0;
+  private readonly appended = new Set<() => void>();
 
   private constructor(
     private readonly db: Db,
@@ -101,15 +107,20 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const log = new MessageLog(db, batches);
-    // A tailable cursor needs a position that exists to start from (one that matches
-    // nothing is closed at once), so an empty log gets an empty first batch.
+    // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.newest())) await log.append({ events: [] });
     return log;
   }
 
   /** Called with every batch this process reads, so its next insert starts from there. */
-  seen(last: number): void {
-    if (last > this.known) this.known = last;
+  seen(batch: Pick<LogBatch, 'last' | 'by'>): void {
+    if (batch.last > this.known.last) this.known = batch;
+  }
+
+  /** Calls `listener` after each batch this process appends; answers the call that stops it. */
+  onAppend(listener: () => void): () => void {
+    this.appended.add(listener);
+    return () => this.appended.delete(listener);
   }
 
   /** Bytes of the batches held: the capped collection's data size, at most its cap. */
@@ -120,10 +131,32 @@ export class MessageLog {
     return typeof size === 'number' ? size : 0;
   }
 
+  /**
+   * The batch that starts at `position`: an equality lookup on `_id`, which FerretDB hands
+   * to PostgreSQL's index (it evaluates ranges and sorts on fields in Go, after reading the
+   * whole collection: 1.24's query pushdown takes equalities only).
+   */
+  at(position: number): Promise<LogBatch | null> {
+    return this.batches.findOne({ _id: position });
+  }
+
+  /**
+   * The newest and oldest batches, in the capped collection's natural order, which is
+   * position order (see above) and which both servers read from either end without a scan.
+   */
   async newest(): Promise<LogBatch | undefined> {
-    const [top] = await this.batches.find().sort({ _id: -1 }).limit(1).toArray();
-    if (top) this.seen(top.last);
+    const top = await this.end(-1);
+    if (top) this.seen(top);
     return top;
+  }
+
+  oldest(): Promise<LogBatch | undefined> {
+    return this.end(1);
+  }
+
+  private async end(direction: 1 | -1): Promise<LogBatch | undefined> {
+    const [batch] = await this.batches.find().sort({ $natural: direction }).limit(1).toArray();
+    return batch;
   }
 
   /**
@@ -133,8 +166,7 @@ export class MessageLog {
    * them would leave a gap, or collide forever.
    */
   private async reload(): Promise<void> {
-    const [top] = await this.batches.find().sort({ _id: -1 }).limit(1).toArray();
-    this.known = top?.last ?? 0;
+    this.known = (await this.end(-1)) ?? { last: 0 };
     this.stale = false;
   }
 
@@ -161,16 +193,21 @@ export class MessageLog {
 
   private async next(draft: BatchDraft): Promise<LogBatch> {
     if (this.stale) await this.reload();
-    const first = this.known + 1;
-    return { _id: first, last: first + Math.max(1, draft.events.length) - 1, by: `${this.writer}.${++this.inserts}`, ...draft };
+    const { last, by } = this.known;
+    const first = last + 1;
+    return {
+      _id: first,
+      last: first + Math.max(1, draft.events.length) - 1,
+      by: `${this.writer}.${++this.inserts}`,
+      ...(by !== undefined && { after: by }),
+      ...draft,
+    };
   }
 
   /** False when the batch's position (or claim) was taken; the next try starts after the newest batch. */
   private async insert(batch: LogBatch): Promise<boolean> {
     try {
       await this.batches.insertOne(batch);
-      this.seen(batch.last);
-      return true;
     } catch (err) {
       if (!isDuplicateKey(err)) {
         this.stale = true;
@@ -180,6 +217,9 @@ export class MessageLog {
       await this.newest();
       return false;
     }
+    this.seen(batch);
+    for (const listener of this.appended) listener();
+    return true;
   }
 }
 

@@ -23,19 +23,20 @@ export interface MongoMessageStore {
 }
 
 /**
- * A getMore waits up to a second for new batches (FerretDB polls every 10 ms meanwhile, so
- * a wait costs it little); a cursor is reopened every 1,000 batches (see LogTail).
+ * A quiet log is read every 2 ms, then less often up to every 20 ms (a node's own commits
+ * wake its tail at once; another node's reach it within that); its ends are compared
+ * with the tail's position every second (see LogTail).
  */
-const tailDefaults: TailOptions = { awaitMs: 1000, reopenAfter: 1000, retryMs: 100 };
+const tailDefaults: TailOptions = { pollMs: 2, idlePollMs: 20, checkMs: 1000, retryMs: 100 };
 
 /** The message cache and live feed of one node on database `db`, shared with every node on it. */
 export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
   const log = await MessageLog.open(db, options.capBytes);
   const cache = await MongoMessageCache.open(db, log, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
-  const feed = await MongoLiveFeed.open(db, log, {
+  const feed = await MongoLiveFeed.open(log, {
     ...tailDefaults,
     ...options.tail,
-    onError: (err) => options.log.error({ err }, 'live feed: the log cursor failed; reopening it at the last batch read'),
+    onError: (err) => options.log.error({ err }, 'live feed: a read of the log failed; reading again after the last batch handed on'),
     onLost: (range: LostRange) =>
       options.log.error(range, `live feed: positions ${range.from}-${range.to} left the capped log before this node read them; their events were not delivered live`),
   });
