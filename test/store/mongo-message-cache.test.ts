@@ -81,6 +81,35 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, last.topic, { kind: 'id', id: first.id }), [last.id], 'later in the import, later in the log');
   });
 
+  it('cache — a commit of many topics is written in order, in log inserts FerretDB can index', async () => {
+    // given: one commit of 300 messages on 300 random topics of 40 characters (a group commit under load)
+    const { cache } = await openCache((await ferretDb()).databaseName('add-topics'));
+    const many = Array.from({ length: 300 }, () => message(randomId(40)));
+
+    // when
+    const { seqs } = await cache.add(many.map((m) => entry(m)));
+
+    // then: one position each, consecutive (one writer), each message replayed on its topic
+    assert.deepEqual(seqs, seqs.map((_, i) => (seqs[0] as number) + i));
+    assert.equal(await cache.count(), 300);
+    assert.deepEqual(await ids(cache, many[299]!.topic, { kind: 'all' }), [many[299]!.id]);
+  });
+
+  it('cache — a commit past MongoDB\'s 16 MB document limit is written as several batches, every message stored once', async () => {
+    // given: 4,000 messages of 4 KB bodies on one topic: about 17 MB as one document
+    const { cache, db } = await openCache((await ferretDb()).databaseName('add-big'));
+    const big = Array.from({ length: 4000 }, () => message('big', { message: 'x'.repeat(4096) }));
+
+    // when
+    const { seqs } = await cache.add(big.map((m) => entry(m)));
+
+    // then
+    assert.equal(new Set(seqs).size, 4000);
+    assert.deepEqual(await ids(cache, 'big', { kind: 'all' }), big.map((m) => m.id));
+    const batches = await db.collection('messages').countDocuments({ topics: 'big' });
+    assert.ok(batches >= 9, `${batches} batches of at most 2 MB`);
+  });
+
   it('cache — a write the database does not answer fails as StoreWriteError (not writable), leaving nothing', async () => {
     // given: a node whose connections to the database are cut and refused (but its monitor's: see TcpProxy.cut)
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL((await ferretDb()).url).port) });

@@ -5,6 +5,7 @@ import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../me
 import { DroppedAttachments } from './dropped-attachments.js';
 import { MessageIds } from './message-ids.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import { batchDrafts } from './batch-drafts.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
 import { ScheduledMessages } from './scheduled.js';
@@ -54,21 +55,29 @@ export class MongoMessageCache implements MessageCache {
     const events = entries.map(toEvent);
     const ids = events.map(({ id, expires }) => ({ id, expires }));
     await writing(() => this.ids.reserve(ids));
-    const { batch, replaced } = await this.insert(entries, events).catch(async (err: unknown) => {
-      await this.ids.free(ids.map(({ id }) => id)).catch(this.onError);
+    const appended: LogBatch[] = [];
+    const replaced = await this.insert(entries, events, appended).catch(async (err: unknown) => {
+      const kept = new Set(appended.flatMap((b) => b.ids ?? []));
+      await this.ids.free(ids.map(({ id }) => id).filter((id) => !kept.has(id))).catch(this.onError);
       throw writeFailure(err);
     });
-    const committed = found(batch);
+    const committed = appended.flatMap(found);
     const waiting = committed.filter(({ event }) => event.kind === 'waiting');
     await this.scheduled.hold(waiting).catch(this.onError);
     await this.scheduled.remove(replaced).catch(this.onError);
     return { seqs: committed.map(({ pos }) => pos), replaced };
   }
 
-  /** The batch's log insert, after the claims of the waiting messages it replaces. */
-  private async insert(entries: readonly CacheEntry[], events: LogEvent[]): Promise<{ batch: LogBatch; replaced: string[] }> {
+  /**
+   * The batch's log inserts into `appended`, after the claims of the waiting messages it
+   * replaces; answers those. A batch too big for one document is written as several in
+   * order (batch-runs.ts): should one fail, those before it stand, committed and delivered,
+   * though the publishes of the whole batch fail (as a write whose acknowledgement was lost).
+   */
+  private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
     const replaced = await this.replaceWaiting(entries, events);
-    return { batch: await this.log.append({ ...listed(events), events }), replaced };
+    for (const draft of batchDrafts(events)) appended.push(await this.log.append(draft));
+    return replaced;
   }
 
   /**
@@ -184,8 +193,8 @@ export class MongoMessageCache implements MessageCache {
     // its message is still missing.
     const logged = held.size === 0 ? new Set<string>() : await this.logged([...held]);
     const fresh = events.filter((e) => !logged.has(e.id));
-    for (const chunk of fewTopics(fresh)) {
-      const batch = await writing(() => this.log.append({ ...listed(chunk), events: chunk }));
+    for (const draft of batchDrafts(fresh)) {
+      const batch = await writing(() => this.log.append(draft));
       await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
     }
     return fresh.length;
@@ -233,41 +242,6 @@ function toEvent({ message: m, json, published }: CacheEntry): LogEvent {
 function firstOfEachId(events: LogEvent[]): LogEvent[] {
   const seen = new Set<string>();
   return events.filter((e) => !seen.has(e.id) && seen.add(e.id));
-}
-
-/**
- * FerretDB 1.24 keeps a batch's whole `topics` array in one PostgreSQL index row, which
- * may not exceed 2,704 bytes (measured: an import batch of 1,000 topics was refused), so
- * an import is split into runs of events, in order, whose topic names add up to at most
- * this many bytes. MongoDB indexes each element apart and would take any batch.
- */
-const topicBytesPerBatch = 1024;
-
-/** `events` cut, in order, into runs whose distinct topics fit one index row. */
-function fewTopics(events: readonly LogEvent[]): LogEvent[][] {
-  const runs: LogEvent[][] = [];
-  let run: LogEvent[] = [];
-  let topics = new Set<string>();
-  let bytes = 0;
-  for (const e of events) {
-    if (!topics.has(e.topic)) {
-      if (bytes + e.topic.length > topicBytesPerBatch && run.length > 0) {
-        runs.push(run);
-        [run, topics, bytes] = [[], new Set(), 0];
-      }
-      topics.add(e.topic);
-      bytes += e.topic.length;
-    }
-    run.push(e);
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
-/** The batch's lookup fields: its topics and ids (omitted when empty). */
-function listed(events: readonly LogEvent[]): { topics?: string[]; ids?: string[] } {
-  if (events.length === 0) return {};
-  return { topics: [...new Set(events.map((e) => e.topic))], ids: events.map((e) => e.id) };
 }
 
 /** Runs a write, reporting failures to reach the database as StoreWriteError. */
