@@ -28,7 +28,7 @@ class ScriptedLog implements TailSource {
     return Promise.resolve(this.sorted()[0]);
   }
 
-  newest(): Promise<LogBatch | undefined> {
+  newestHint(): Promise<LogBatch | undefined> {
     return Promise.resolve(this.sorted().at(-1));
   }
 

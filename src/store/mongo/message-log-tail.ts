@@ -1,4 +1,5 @@
 import { HandedBatches } from './handed-batches.js';
+import type { Head } from './log-heads.js';
 import type { LogBatch } from './message-log.js';
 
 /** Positions `from` to `to` that no reader of this node will see as the log holds them. */
@@ -12,9 +13,10 @@ export interface TailSource {
   /** The batch starting at `position`, if any. */
   at(position: number): Promise<LogBatch | null>;
   oldest(): Promise<LogBatch | undefined>;
-  newest(): Promise<LogBatch | undefined>;
+  /** Where the log ends, as its writers last said (it may lag a little). */
+  newestHint(): Promise<Head | undefined>;
   /** Told of every batch the tail reads, so that this process's next insert starts after it. */
-  seen(batch: LogBatch): void;
+  seen(batch: Head): void;
   /** Calls `listener` after each batch this process appends; answers the call that stops it. */
   onAppend(listener: () => void): () => void;
 }
@@ -52,8 +54,8 @@ const handedKept = 1000;
  * either server, and a reopened tail starts where it was without a scan.
  *
  * A lookup that finds nothing waits `pollMs`, doubling up to `idlePollMs` while the log is
- * quiet; a batch this process appends wakes it at once. Every `checkMs` it reads the log's
- * newest batch: if there are positions after its own yet none starts after it, either the
+ * quiet; a batch this process appends wakes it at once. Every `checkMs` it reads where the
+ * writers say the log ends: if there are positions after its own yet none starts after it, either the
  * capped log dropped them before this node read them, or a failover rewrote the chain
  * behind the tail (a batch's `after` names its predecessor, and a tail that handed on a
  * different one also sees that at once). Both are reported through `lost`, never skipped.
@@ -125,7 +127,7 @@ export class LogTail {
 
   private async check(): Promise<void> {
     this.checkedAt = performance.now();
-    const newest = await this.source.newest();
+    const newest = await this.source.newestHint();
     if (!newest) return;
     this.handlers.lag?.(Math.max(0, newest.last - this.last));
     if (newest.last <= this.last || (await this.source.at(this.last + 1))) return;
@@ -160,7 +162,7 @@ export class LogTail {
     this.handlers.batch(batch);
   }
 
-  private moveTo(batch: LogBatch): void {
+  private moveTo(batch: Head): void {
     this.handed.add(batch);
     this.last = batch.last;
     this.lastBy = batch.by;

@@ -3,6 +3,7 @@ import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
+import { LogHeads, type Head } from './log-heads.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -83,13 +84,14 @@ export class MessageLog {
   private known: Pick<LogBatch, 'last' | 'by'> = { last: 0 };
   /** Set by a write error that was not a duplicate key: the chain head is read before the next insert. */
   private stale = false;
-  private readonly writer = randomBytes(6).toString('base64url');
   private inserts = 0;
   private readonly appended = new Set<() => void>();
 
   private constructor(
     private readonly db: Db,
     readonly batches: Collection<LogBatch>,
+    private readonly heads: LogHeads,
+    private readonly writer: string,
   ) {}
 
   /** Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a batch. */
@@ -106,9 +108,10 @@ export class MessageLog {
       { key: { ids: 1 }, name: 'ids' },
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
-    const log = new MessageLog(db, batches);
+    const writer = randomBytes(6).toString('base64url');
+    const log = new MessageLog(db, batches, await LogHeads.open(db, writer), writer);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
-    if (!(await log.newest())) await log.append({ events: [] });
+    if (!(await log.oldest())) await log.append({ events: [] });
     return log;
   }
 
@@ -141,21 +144,29 @@ export class MessageLog {
   }
 
   /**
-   * The newest and oldest batches, in the capped collection's natural order, which is
-   * position order (see above) and which both servers read from either end without a scan.
+   * The newest batch: from the highest head a writer recorded (log-heads.ts), read on by
+   * position to the end of the chain. Without a head to start from (a log written by an
+   * older version; a head the capped log already dropped) the collection is read backwards
+   * in natural order, which is position order (see above): one read on MongoDB, the whole
+   * collection on FerretDB.
    */
   async newest(): Promise<LogBatch | undefined> {
-    const top = await this.end(-1);
+    const hint = await this.heads.highest();
+    let top = hint && (await this.at(hint._id));
+    if (!top) [top] = await this.batches.find().sort({ $natural: -1 }).limit(1).toArray();
+    for (let next = top && (await this.at(top.last + 1)); next; next = await this.at(next.last + 1)) top = next;
     if (top) this.seen(top);
-    return top;
+    return top ?? undefined;
   }
 
-  oldest(): Promise<LogBatch | undefined> {
-    return this.end(1);
+  /** The highest head a writer recorded: where the log ends, give or take 200 ms of writes (see LogHeads). */
+  newestHint(): Promise<Head | undefined> {
+    return this.heads.highest();
   }
 
-  private async end(direction: 1 | -1): Promise<LogBatch | undefined> {
-    const [batch] = await this.batches.find().sort({ $natural: direction }).limit(1).toArray();
+  /** The oldest batch: without a sort, both servers read the capped collection from its start. */
+  async oldest(): Promise<LogBatch | undefined> {
+    const [batch] = await this.batches.find().limit(1).toArray();
     return batch;
   }
 
@@ -166,7 +177,8 @@ export class MessageLog {
    * them would leave a gap, or collide forever.
    */
   private async reload(): Promise<void> {
-    this.known = (await this.end(-1)) ?? { last: 0 };
+    this.known = { last: 0 };
+    await this.newest();
     this.stale = false;
   }
 
@@ -214,10 +226,13 @@ export class MessageLog {
         await this.reload().catch(() => undefined);
         throw err;
       }
-      await this.newest();
+      // Taken: read on from the batch that took it (an equality lookup, cheap on both servers).
+      const taken = await this.at(batch._id);
+      if (taken) this.seen(taken);
       return false;
     }
     this.seen(batch);
+    this.heads.note(batch);
     for (const listener of this.appended) listener();
     return true;
   }

@@ -1,0 +1,86 @@
+import type { Collection, Db } from 'mongodb';
+import { collection } from './concerns.js';
+import type { LogBatch } from './message-log.js';
+
+export type Head = Pick<LogBatch, '_id' | 'last' | 'by'>;
+
+interface Stored {
+  /** The writing process. */
+  _id: string;
+  pos: number;
+  last: number;
+  by?: string;
+  /** When it was written (ms since the epoch): a process gone for a day is forgotten. */
+  t: number;
+}
+
+/** A head written at most this often per process: a hint, so it may lag by this much. */
+const noteEveryMs = 200;
+const forgetAfterMs = 24 * 3600_000;
+
+/**
+ * Where the log's newest batch is, as hinted by every writing process: the newest batch
+ * each wrote, one small document per process (only it writes it). FerretDB 1.24 cannot
+ * answer "the newest batch" of the log itself without reading the whole collection (a
+ * sort, even $natural, is done in Go after every document is decoded: 8.6 s for 400 MB,
+ * measured), so a reader takes the highest head here and reads on from it by position,
+ * a lookup per batch written since (MessageLog.head).
+ */
+export class LogHeads {
+  /** The newest batch noted and not yet written. */
+  private pending: LogBatch | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private writing = false;
+  private lastWrite = 0;
+
+  private constructor(
+    private readonly heads: Collection<Stored>,
+    private readonly writer: string,
+  ) {}
+
+  static async open(db: Db, writer: string): Promise<LogHeads> {
+    const heads = collection<Stored>(db, 'log_heads', 'position');
+    await heads.deleteMany({ t: { $lt: Date.now() - forgetAfterMs } });
+    return new LogHeads(heads, writer);
+  }
+
+  /** Records `batch` as this process's newest: at once, or at most 200 ms after the last write. */
+  note(batch: LogBatch): void {
+    this.pending = batch;
+    this.flush();
+  }
+
+  private flush(): void {
+    if (!this.pending || this.writing || this.timer) return;
+    const wait = this.lastWrite + noteEveryMs - Date.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush();
+      }, wait);
+      // A pending hint does not keep a process alive: the next one to write gives a newer one.
+      this.timer.unref();
+      return;
+    }
+    const batch = this.pending;
+    this.pending = undefined;
+    this.writing = true;
+    this.lastWrite = Date.now();
+    const head: Stored = { _id: this.writer, pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: this.lastWrite };
+    // A hint: a failed write leaves an older one, which a reader walks on from.
+    void this.heads
+      .replaceOne({ _id: this.writer }, head, { upsert: true })
+      .catch(() => undefined)
+      .finally(() => {
+        this.writing = false;
+        this.flush();
+      });
+  }
+
+  /** The highest head any process recorded; undefined when none did. */
+  async highest(): Promise<Head | undefined> {
+    const all = await this.heads.find().toArray();
+    const top = all.reduce<Stored | undefined>((best, h) => (best && best.last >= h.last ? best : h), undefined);
+    return top && { _id: top.pos, last: top.last, ...(top.by !== undefined && { by: top.by }) };
+  }
+}
