@@ -14,8 +14,6 @@ interface Stored {
   t: number;
 }
 
-/** A head written at most this often per process: a hint, so it may lag by this much. */
-const noteEveryMs = 200;
 const forgetAfterMs = 24 * 3600_000;
 
 /**
@@ -24,14 +22,18 @@ const forgetAfterMs = 24 * 3600_000;
  * answer "the newest batch" of the log itself without reading the whole collection (a
  * sort, even $natural, is done in Go after every document is decoded: 8.6 s for 400 MB,
  * measured), so a reader takes the highest head here and reads on from it by position,
- * a lookup per batch written since (MessageLog.head).
+ * a lookup per batch written since (MessageLog.newest). A tail that has read everything
+ * asks here whether there is more before it looks (LogTail): a lookup by `_id` is a scan
+ * of the whole table in FerretDB's PostgreSQL (its `@>` does not use the btree index),
+ * this a read of a few small documents.
+ *
+ * A process writes its head after each batch it appends, one write at a time: a batch
+ * appended while one is being written is written next, with what came meanwhile.
  */
 export class LogHeads {
   /** The newest batch noted and not yet written. */
   private pending: LogBatch | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private writing = false;
-  private lastWrite = 0;
 
   private constructor(
     private readonly heads: Collection<Stored>,
@@ -44,29 +46,18 @@ export class LogHeads {
     return new LogHeads(heads, writer);
   }
 
-  /** Records `batch` as this process's newest: at once, or at most 200 ms after the last write. */
+  /** Records `batch` as this process's newest: now, or after the write in flight. */
   note(batch: LogBatch): void {
     this.pending = batch;
     this.flush();
   }
 
   private flush(): void {
-    if (!this.pending || this.writing || this.timer) return;
-    const wait = this.lastWrite + noteEveryMs - Date.now();
-    if (wait > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.flush();
-      }, wait);
-      // A pending hint does not keep a process alive: the next one to write gives a newer one.
-      this.timer.unref();
-      return;
-    }
+    if (!this.pending || this.writing) return;
     const batch = this.pending;
     this.pending = undefined;
     this.writing = true;
-    this.lastWrite = Date.now();
-    const head: Stored = { _id: this.writer, pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: this.lastWrite };
+    const head: Stored = { _id: this.writer, pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: Date.now() };
     // A hint: a failed write leaves an older one, which a reader walks on from.
     void this.heads
       .replaceOne({ _id: this.writer }, head, { upsert: true })

@@ -54,7 +54,8 @@ const handedKept = 1000;
  * either server, and a reopened tail starts where it was without a scan.
  *
  * A lookup that finds nothing waits `pollMs`, doubling up to `idlePollMs` while the log is
- * quiet; a batch this process appends wakes it at once. Every `checkMs` it reads where the
+ * quiet, and asks the writers' heads (log-heads.ts) whether there is more before it looks
+ * again; a batch this process appends wakes it at once. Every `checkMs` it reads where the
  * writers say the log ends: if there are positions after its own yet none starts after it, either the
  * capped log dropped them before this node read them, or a failover rewrote the chain
  * behind the tail (a batch's `after` names its predecessor, and a tail that handed on a
@@ -66,6 +67,10 @@ export class LogTail {
   private lastBy: string | undefined;
   private readonly handed = new HandedBatches(handedKept);
   private checkedAt = performance.now();
+  /** The last lookup found nothing: the next asks the writers' heads first (see LogHeads). */
+  private caughtUp = false;
+  /** This process appended since the last lookup: look without asking. */
+  private appended = false;
   private woken = false;
   private wake: (() => void) | undefined;
   private readonly unlisten: () => void;
@@ -92,6 +97,7 @@ export class LogTail {
   }
 
   private poke(): void {
+    this.appended = true;
     this.woken = true;
     this.wake?.();
   }
@@ -118,7 +124,10 @@ export class LogTail {
   /** Reads the batch after the last one handed on; true if there was one. */
   private async step(): Promise<boolean> {
     if (performance.now() - this.checkedAt >= this.options.checkMs) await this.check();
+    if (this.caughtUp && !this.appended && ((await this.source.newestHint())?.last ?? 0) <= this.last) return false;
+    this.appended = false;
     const next = await this.source.at(this.last + 1);
+    this.caughtUp = !next;
     if (!next || this.stopped) return false;
     if (next.after !== undefined && this.lastBy !== undefined && next.after !== this.lastBy) await this.rewritten(this.last);
     this.hand(next);
