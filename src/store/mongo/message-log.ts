@@ -3,6 +3,7 @@ import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
+import { fitCapSize } from './log-capacity.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -86,13 +87,20 @@ export class MessageLog {
     readonly batches: Collection<LogBatch>,
   ) {}
 
-  /** Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a batch. */
-  static async open(db: Db, capBytes: number): Promise<MessageLog> {
-    const exists = (await db.listCollections({ name: collectionName }, { nameOnly: true }).toArray()).length > 0;
-    if (!exists) {
+  /**
+   * Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a
+   * batch. An existing log capped at another size is resized (`warn` says so), or, where
+   * the server cannot, the opening fails naming both sizes (see fitCapSize).
+   */
+  static async open(db: Db, capBytes: number, warn: (details: object, message: string) => void = () => undefined): Promise<MessageLog> {
+    const [existing] = await db.listCollections({ name: collectionName }).toArray();
+    const size: unknown = existing && 'options' in existing ? existing.options?.size : undefined;
+    if (!existing) {
       await db.createCollection(collectionName, { capped: true, size: capBytes }).catch((err: unknown) => {
         if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
       });
+    } else if (typeof size === 'number') {
+      await fitCapSize(db, collectionName, size, capBytes, (from, to) => warn({ from, to }, `message log: resized from ${from} to ${to} bytes (cache-size-limit changed)`));
     }
     const batches = collection<LogBatch>(db, collectionName, 'position');
     await ensureIndexes(batches, [
