@@ -41,6 +41,7 @@ import { TurnFlusher } from './transports/subscribe/flusher.js';
 import { Keepalives } from './transports/subscribe/keepalives.js';
 import { StreamFanout } from './transports/subscribe/stream-fanout.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
+import { interruptLiveStreams } from './transports/subscribe/lost-range.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 import { registerDashboardFeed } from './dashboard/feed-socket.js';
@@ -68,7 +69,9 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   const web = openWebSite(config.webRoot, (message) => log.warn(message));
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
-  const store = await openStores(config, log);
+  // The dashboard shows what the metrics count, so it needs them counted (not served).
+  const metrics = config.metrics.enabled || config.enableDashboard ? new Metrics() : undefined;
+  const store = await openStores(config, log, metrics);
   const { cache, feed, auth: authStore, attachments } = store;
   if (authStore) await provisionOrClose(store, authStore, config);
   const clusterLimits = store.ledger && new ClusterLimits(visitors, store.ledger, { onError: (err) => log.warn({ err }, 'sharing visitor limits with the other nodes failed; retrying') });
@@ -79,8 +82,6 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     { release: (id): Promise<void> => publisher.release(id), housekeeping: () => sharedHousekeeping(ctx) },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
-  // The dashboard shows what the metrics count, so it needs them counted (not served).
-  const metrics = config.metrics.enabled || config.enableDashboard ? new Metrics() : undefined;
   hub.follow(feed.batches$, metrics);
   const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log, resolve: surroundings.resolveHost });
   const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
@@ -119,6 +120,8 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     web,
   };
   metrics?.watch(stateOf(ctx));
+  // Completes with the store.
+  feed.lost$?.subscribe((range) => interruptLiveStreams(ctx, range));
 
   const app = uws.App();
   registerWebSocket(app, ctx, webSocketGuards);

@@ -24,7 +24,7 @@ export const settings = {
     default: '',
     doc: 'Tocsin: mongodb:// or mongodb+srv:// URL of a MongoDB shared by every node, for every store instead of cache-file, auth-file and the attachment files; empty keeps them embedded',
   },
-  'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds' },
+  'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
   'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },

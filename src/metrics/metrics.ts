@@ -4,6 +4,8 @@ import type { MailObserver } from '../mail/outbound/mailer.js';
 import type { HttpError } from '../model/errors.js';
 import type { DeliveryObserver } from '../streams/hub.js';
 import type { PublishObserver } from '../streams/publisher.js';
+import type { LostRange } from '../store/live-feed.js';
+import type { StoreObserver } from '../store/index.js';
 import { ntfyMetrics } from './ntfy.js';
 import { RequestCounts } from './requests.js';
 import type { ServerState } from './state.js';
@@ -15,7 +17,7 @@ import { tocsinMetrics } from './tocsin.js';
  * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
  * Gauges of state are read when scraped, never updated on the request path.
  */
-export class Metrics implements PublishObserver, DeliveryObserver, MailObserver, CallObserver {
+export class Metrics implements PublishObserver, DeliveryObserver, MailObserver, CallObserver, StoreObserver {
   readonly registry = new Registry();
   private readonly requests = new RequestCounts();
   private state: ServerState | undefined;
@@ -90,8 +92,32 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
     this.own.slowSubscribers.inc({ format });
   }
 
-  committed(size: number): void {
+  committed(size: number, seconds: number): void {
     this.own.batchSize.observe(size);
+    this.own.commitLatency.observe(seconds);
+  }
+
+  /** The live feed lost `range` (LiveFeed.lost$). */
+  lostRange(range: LostRange): void {
+    this.own.lostRanges.inc();
+    this.own.lostPositions.inc(range.to - range.from + 1);
+  }
+
+  chainRetried(): void {
+    this.own.chainRetries.inc();
+  }
+
+  tailLag(positions: number): void {
+    this.own.tailLag.set(positions);
+  }
+
+  checkOutStarted(): void {
+    this.own.poolWaiters.inc();
+  }
+
+  checkOutEnded(seconds: number): void {
+    this.own.poolWaiters.dec();
+    this.own.poolWait.observe(seconds);
   }
 
   delivered(seconds: number): void {

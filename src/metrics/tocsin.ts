@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RequestCounts } from './requests.js';
 import { subscribeFormats } from '../streams/subscription-tally.js';
 import type { ServerState } from './state.js';
@@ -40,6 +40,44 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
       name: 'tocsin_publish_batch_size',
       help: 'Publishes and scheduled releases committed in one cache transaction (group commit)',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+      registers,
+    }),
+    commitLatency: new Histogram({
+      name: 'tocsin_commit_latency_seconds',
+      help: 'Time of each cache commit of the publish pipeline (one batch of publishes and releases), both backends',
+      // SQLite commits in well under a millisecond; MongoDB takes a round trip or more per batch.
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    lostRanges: new Counter({
+      name: 'tocsin_lost_ranges_total',
+      help: 'Ranges of committed positions this node could no longer deliver live (MongoDB: the capped log dropped them before it read them, or a failover replaced them); each ended every live stream',
+      registers,
+    }),
+    lostPositions: new Counter({
+      name: 'tocsin_lost_positions_total',
+      help: 'Positions in the lost ranges (tocsin_lost_ranges_total): events, and empty batches, never delivered live by this node',
+      registers,
+    }),
+    chainRetries: new Counter({
+      name: 'tocsin_log_chain_retries_total',
+      help: 'MongoDB log inserts retried because another writer took the position first (the _id chain)',
+      registers,
+    }),
+    tailLag: new Gauge({
+      name: 'tocsin_log_tail_lag_positions',
+      help: 'Positions committed to the MongoDB log that this node has not read yet, as its tail last saw them',
+      registers,
+    }),
+    poolWait: new Histogram({
+      name: 'tocsin_database_pool_wait_seconds',
+      help: 'Time an operation waited for a connection from the MongoDB driver\'s pool (check-outs, failed ones included)',
+      buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    }),
+    poolWaiters: new Gauge({
+      name: 'tocsin_database_pool_waiters',
+      help: 'Operations waiting for a connection from the MongoDB driver\'s pool now',
       registers,
     }),
     deliverLatency: new Histogram({

@@ -6,7 +6,10 @@ import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
-import { openMongo, openMongoAuth, type StoreLog } from './mongo/open.js';
+import { openMongo, openMongoAuth, type MongoObserver, type StoreLog } from './mongo/open.js';
+
+/** What the stores report as they go (the metrics): the MongoDB ones do; the embedded ones report nothing. */
+export type StoreObserver = MongoObserver;
 
 /**
  * The one place a backend is chosen, from database-url: unset opens the embedded one
@@ -31,8 +34,8 @@ export interface Stores extends Store {
 }
 
 /** Opens every store of `tocsin serve`; a store that cannot open throws a ConfigError naming it. */
-export async function openStores(config: Config, log: StoreLog): Promise<Stores> {
-  return backendOf(config.databaseUrl) === 'mongodb' ? openMongo(config, log) : openEmbedded(config);
+export async function openStores(config: Config, log: StoreLog, observer?: StoreObserver): Promise<Stores> {
+  return backendOf(config.databaseUrl) === 'mongodb' ? openMongo(config, log, observer) : openEmbedded(config);
 }
 
 /**

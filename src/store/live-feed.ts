@@ -9,6 +9,12 @@ export interface FeedBatch {
   readonly committedAt: number;
 }
 
+/** Positions `from` to `to` (inclusive) whose events this process can no longer deliver live. */
+export interface LostRange {
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
  * The live feed port: every committed event that live subscribers must receive, from
  * whichever process committed it. The publisher tells the feed what each batch committed;
@@ -35,10 +41,16 @@ export interface FeedBatch {
  *   with the promise of that write; a feed that hands the batch on in the call returns
  *   nothing, which spares the publisher an await per batch (4% of the pipeline's CPU,
  *   measured with 100 subscribers in process).
- * - `batches$` completes when the store closes.
+ * - `lost$`, for a feed that can fail to read what was committed (a node that fell behind a
+ *   log that drops its oldest entries, or found a batch it handed on replaced after a
+ *   failover), emits each range of positions it will never hand on, once, before
+ *   `batches$` emits anything after it. Which topics those events had is unknown. A feed
+ *   that cannot lose (the embedded one hands each batch on in-process) has no `lost$`.
+ * - `batches$` and `lost$` complete when the store closes.
  */
 export interface LiveFeed {
   readonly batches$: Observable<FeedBatch>;
+  readonly lost$?: Observable<LostRange>;
   readonly position: number;
   committed(events: readonly Outbound[]): Promise<void> | undefined;
 }

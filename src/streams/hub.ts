@@ -12,6 +12,10 @@ export interface DeliveryObserver {
  * The topic hub: one Subject per live topic, created by the first subscriber and dropped
  * with the last. It follows the store's live feed and delivers synchronously, in the
  * feed's order, so per-topic order is commit order (see LiveFeed).
+ *
+ * A topic's stream completes only when the hub is interrupted (the feed lost events):
+ * whoever follows one ends the client streams it serves, so that their clients reconnect
+ * with `since=` and read what the cache still holds.
  */
 export class TopicHub {
   private readonly subjects = new Map<string, Subject<Outbound>>();
@@ -40,6 +44,18 @@ export class TopicHub {
         if (observer) observer.delivered((performance.now() - committedAt) / 1000);
       }
     });
+  }
+
+  /**
+   * Completes every live topic's stream, those still attaching (a subscription holding its
+   * topics while it reads the cache) included: the feed lost a range whose topics are
+   * unknown, so any of them may have missed a message (LiveFeed.lost$). Subscribers that
+   * attach afterwards get fresh streams.
+   */
+  interrupt(): void {
+    const subjects = [...this.subjects.values()];
+    this.subjects.clear();
+    for (const subject of subjects) subject.complete();
   }
 
   isLive(topic: string): boolean {

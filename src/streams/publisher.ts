@@ -44,8 +44,8 @@ type Pending = PendingPublish | PendingRelease;
 
 /** What the pipeline reports as it goes (the metrics); each call must be O(1). */
 export interface PublishObserver {
-  /** A batch of `size` publishes and releases committed in one transaction. */
-  committed(size: number): void;
+  /** A batch of `size` publishes and releases committed in one transaction, which took `seconds`. */
+  committed(size: number, seconds: number): void;
 }
 
 export interface PublisherOptions {
@@ -126,13 +126,14 @@ export class Publisher {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    const started = performance.now();
     const publishes = batch.filter((p) => p.kind === 'publish');
     const releases = batch.filter((p) => p.kind === 'release');
     const jsons = publishes.map((p) => messageJson(p.message));
     const stored = publishes.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
     const { seqs, replaced } = stored.length > 0 ? await this.cache.add(stored) : { seqs: [], replaced: [] };
     const released = releases.length > 0 ? await this.cache.release(releases.map((r) => r.id)) : [];
-    this.options.observer?.committed(batch.length);
+    this.options.observer?.committed(batch.length, (performance.now() - started) / 1000);
     let next = 0;
     const live: Outbound[] = [];
     const events = publishes.map((p, i) => {

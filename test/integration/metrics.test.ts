@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LineStream, publish, WsStream } from '../support/clients.js';
 import { Scrape } from '../support/prometheus.js';
+import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Every metric ntfy registers (server/server_metrics.go), with its type. */
@@ -124,6 +125,16 @@ describe('metrics — enable-metrics on the main listener', () => {
     assert.equal(Number(scrape.sample('tocsin_publish_batch_size')?.sum), published, 'every committed publish in some batch');
     const batches = Number(scrape.sample('tocsin_publish_batch_size')?.count);
     assert.ok(batches >= 5 && batches <= published, `${batches} batches`);
+    const commits = scrape.sample('tocsin_commit_latency_seconds');
+    assert.equal(scrape.type('tocsin_commit_latency_seconds'), 'HISTOGRAM');
+    assert.equal(Number(commits?.count), batches, 'one observation per commit');
+    assert.ok(Number(commits?.sum) > 0 && Number(commits?.sum) < 60, `${commits?.sum} s committing`);
+    // The MongoDB store's: on the embedded store they exist at 0 (no log, no pool, nothing lost).
+    for (const [name, type] of [['tocsin_lost_ranges_total', 'COUNTER'], ['tocsin_lost_positions_total', 'COUNTER'], ['tocsin_log_chain_retries_total', 'COUNTER'], ['tocsin_log_tail_lag_positions', 'GAUGE'], ['tocsin_database_pool_waiters', 'GAUGE']] as const) {
+      assert.deepEqual([scrape.type(name), scrape.value(name)], [type, 0], name);
+    }
+    assert.equal(scrape.type('tocsin_database_pool_wait_seconds'), 'HISTOGRAM');
+    assert.equal(Number(scrape.sample('tocsin_database_pool_wait_seconds')?.count), 0);
     const latency = scrape.sample('tocsin_deliver_latency_seconds');
     assert.equal(Number(latency?.count), published, 'one observation per delivered message');
     assert.equal(latency?.buckets?.['+Inf'], String(published));
@@ -176,5 +187,42 @@ describe('metrics — off by default', () => {
     const res = await fetch(`${s.url}/metrics`);
     assert.deepEqual([res.status, ((await res.json()) as { code: number }).code], [404, 40401]);
     assert.equal((await publish(`${s.url}/metrics`, 'x')).json.code, 40010);
+  });
+});
+
+describe('metrics — on MongoDB (FerretDB)', { skip: ferretDbSkip() }, () => {
+  let ferret: FerretDb;
+  let s: TestServer;
+  before(async () => {
+    ferret = await startFerretDb();
+    s = await startTestServer({ 'enable-metrics': true, 'database-url': ferret.url.replace('/?', `/${ferret.databaseName('metrics')}?`) });
+  });
+  after(async () => {
+    await s.server.close();
+    await ferret.stop();
+  });
+
+  it('pool waits, commit latency and the log\'s series, as parsed from GET /metrics', async () => {
+    // given: publishes, each a commit through the driver's pool
+    const stream = new LineStream(`${s.url}/m-mongo/json`);
+    assert.equal((await stream.nextJson()).event, 'open');
+    for (let i = 0; i < 5; i++) assert.equal((await publish(`${s.url}/m-mongo`, `m${i}`)).status, 200);
+    for (let i = 0; i < 5; i++) assert.equal((await stream.nextJson()).message, `m${i}`);
+    stream.close();
+
+    // when
+    const scrape = await Scrape.of(`${s.url}/metrics`);
+
+    // then: every check-out was waited for and ended; five commits timed; nothing lost
+    const waits = scrape.sample('tocsin_database_pool_wait_seconds');
+    assert.ok(Number(waits?.count) >= 10, `${waits?.count} check-outs: reservations and log inserts of 5 commits, replays`);
+    assert.ok(Number(waits?.sum) >= 0 && Number(waits?.sum) < 10, `${waits?.sum} s waiting`);
+    assert.equal(scrape.value('tocsin_database_pool_waiters'), 0, 'none waits between requests');
+    const commits = scrape.sample('tocsin_commit_latency_seconds');
+    assert.equal(Number(commits?.count), 5);
+    assert.ok(Number(commits?.sum) > 0, `${commits?.sum} s committing`);
+    assert.deepEqual([scrape.value('tocsin_lost_ranges_total'), scrape.value('tocsin_lost_positions_total')], [0, 0]);
+    assert.equal(scrape.type('tocsin_log_chain_retries_total'), 'COUNTER');
+    assert.equal(scrape.type('tocsin_log_tail_lag_positions'), 'GAUGE');
   });
 });

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
+import { LogCapture } from '../support/log.js';
+import { Scrape } from '../support/prometheus.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { interruptLiveStreams } from '../../src/transports/subscribe/lost-range.js';
 
 let s: TestServer;
 before(async () => {
@@ -202,5 +205,58 @@ describe('subscribe — topics and replay', () => {
     assert.ok(got.length > 2500 && got.length < total, `replayed ${got.length} messages`);
     const small = await fetch(`${s.url}/replay/json?poll=1`);
     assert.equal(small.headers.get('x-messages-truncated'), null);
+  });
+});
+
+describe('subscribe — a range the live feed lost', () => {
+  let lossy: TestServer;
+  const log = new LogCapture('warn');
+  before(async () => {
+    lossy = await startTestServer({ 'enable-metrics': true }, log.logger);
+  });
+  after(() => lossy.server.close());
+
+  it('ends every live stream: HTTP streams end cleanly, WebSockets drop (1006); one warning with the count; reconnecting works', async () => {
+    // given: unfiltered and filtered streams of every format, on several topics
+    const url = lossy.url;
+    const json = new LineStream(`${url}/lost-a/json`);
+    const filtered = new LineStream(`${url}/lost-a/json?priority=5`);
+    const sse = new SseStream(`${url}/lost-a,lost-b/sse`);
+    const raw = new LineStream(`${url}/lost-b/raw`);
+    const ws = new WsStream(`${url}/lost-a/ws`);
+    const wsFiltered = new WsStream(`${url}/lost-b/ws?title=x`);
+    for (const stream of [json, filtered]) assert.equal((await stream.nextJson()).event, 'open');
+    assert.equal((await sse.next()).event, 'open');
+    assert.equal(await raw.next(), '');
+    for (const socket of [ws, wsFiltered]) assert.equal((await socket.next()).event, 'open');
+    const { json: before } = await publish(`${url}/lost-a`, 'before');
+    assert.equal((await json.nextJson()).id, before.id);
+    assert.equal((await ws.next()).id, before.id);
+
+    // when: the feed reports a lost range (as MongoLiveFeed.lost$ does)
+    const closed = interruptLiveStreams(lossy.server.context, { from: 7, to: 9 });
+
+    // then: every stream ended, the way its clients reconnect on
+    assert.equal(closed, 6);
+    for (const stream of [json, filtered, raw, sse]) await stream.end();
+    assert.deepEqual([json.failure, filtered.failure, raw.failure, sse.failure], [undefined, undefined, undefined, undefined], 'ended cleanly (a final chunk)');
+    assert.deepEqual([await ws.waitClosed(), await wsFiltered.waitClosed()], [1006, 1006]);
+    assert.equal(lossy.server.context.connections.size, 0);
+    const warnings = log.find((r) => typeof r.msg === 'string' && r.msg.startsWith('live feed: positions 7-9'));
+    assert.deepEqual(warnings.map((r) => [r.level, r.from, r.to, r.closed]), [[40, 7, 9, 6]]);
+    const scrape = await Scrape.of(`${url}/metrics`);
+    assert.deepEqual([scrape.value('tocsin_lost_ranges_total'), scrape.value('tocsin_lost_positions_total')], [1, 3]);
+
+    // and: a reconnect with since= gets what it missed, then live messages
+    const { json: missed } = await publish(`${url}/lost-a`, 'missed');
+    const again = new LineStream(`${url}/lost-a/json?since=${before.id as string}`);
+    try {
+      assert.equal((await again.nextJson()).event, 'open');
+      assert.equal((await again.nextJson()).id, missed.id);
+      const { json: live } = await publish(`${url}/lost-a`, 'live');
+      assert.equal((await again.nextJson()).id, live.id);
+    } finally {
+      again.close();
+    }
   });
 });

@@ -35,7 +35,7 @@ describe('import ntfy 2.13 into MongoDB', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(first.lines(false), v213Summary);
     const again = await importNtfy({ config: target.config, source: files, dryRun: false, out: quietOutput() });
     assert.deepEqual([again.addedOf('users'), again.addedOf('tokens'), again.addedOf('messages'), again.addedOf('attachment files')], [0, 0, 0, 0]);
-    const stores = await openStores(target.config, { error: () => undefined });
+    const stores = await openStores(target.config, { error: () => undefined, warn: () => undefined });
     after(() => stores.close());
     assert.deepEqual([await stores.cache.count(), await stores.cache.loadStats()], [12, 11]);
     assert.deepEqual(await stores.auth!.tokens('ben'), [{ token: v213.benToken, label: 'backups', expires: 0, lastAccess: 1795617031, lastOrigin: '127.0.0.1', provisioned: false }]);

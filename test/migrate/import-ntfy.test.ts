@@ -11,7 +11,7 @@ import { basic, ntfyFiles, quietOutput, tocsinConfig, v129, v213, v213Summary, t
 
 /** `tocsin import ntfy` into the embedded stores, from files real ntfy servers made. */
 
-const silentLog = { error: () => undefined };
+const silentLog = { error: () => undefined, warn: () => undefined };
 
 function importInto(config: ReturnType<typeof tocsinConfig>['config'], files: NtfyFiles, dryRun = false, batchSize?: number): Promise<Summary> {
   return importNtfy({ config, source: files, dryRun, out: quietOutput(), ...(batchSize && { batchSize }) });

@@ -53,7 +53,7 @@ function cacheFile(schema: string, insert: (db: Database.Database) => void): str
 }
 
 async function replayed(config: ReturnType<typeof tocsinConfig>['config'], topic: string): Promise<unknown[]> {
-  const stores = await openStores(config, { error: () => undefined });
+  const stores = await openStores(config, { error: () => undefined, warn: () => undefined });
   try {
     const { json } = await stores.cache.replay({ topic, since: { kind: 'all' }, scheduled: true, maxBytes: 1e9 });
     return json.map((m) => JSON.parse(m) as unknown);

@@ -165,7 +165,6 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     // then: b says which positions it lost, and delivers what the log still holds
     assert.deepEqual(await lost, { from: (p1 as number) + 1, to: p4 - 1 });
     assert.deepEqual(idsOf(await fromB.next(3)), [m1.id, later[2]?.id, later[3]?.id]);
-    assert.ok(b.log.errors.some((e) => e.message.includes(`positions ${(p1 as number) + 1}-${p4 - 1} left the capped log`)), JSON.stringify(b.log.errors));
   });
 
   it('feed — latency from commit to emission, on the committing node and on another', async (t) => {

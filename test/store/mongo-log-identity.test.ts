@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
-import { LogTail, type LostRange, type TailSource } from '../../src/store/mongo/message-log-tail.js';
+import type { LostRange } from '../../src/store/live-feed.js';
+import { LogTail, type TailSource } from '../../src/store/mongo/message-log-tail.js';
 import { writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';

@@ -22,11 +22,15 @@ export async function connect(url?: string, options?: MongoClientOptions): Promi
   return client;
 }
 
-/** Errors the stores report without failing a call: a test asserts there were none (or the ones it caused). */
+/** Errors and warnings the stores report without failing a call: a test asserts there were none (or the ones it caused). */
 export class RecordedLog {
   readonly errors: { details: object; message: string }[] = [];
+  readonly warnings: { details: object; message: string }[] = [];
   error(details: object, message: string): void {
     this.errors.push({ details, message });
+  }
+  warn(details: object, message: string): void {
+    this.warnings.push({ details, message });
   }
 }
 

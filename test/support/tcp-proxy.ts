@@ -6,11 +6,14 @@ import { once } from 'node:events';
  * network failure does: `cut` destroys open connections, and while `refusing` new ones
  * are closed as soon as they arrive. With `delayMs`, every chunk reaches the other side
  * that much later, each way (a farther network: the bench's cluster scenario), in order.
+ * `freeze` stops all traffic without closing anything (a stalled network, or a node too
+ * slow to read) until `thaw`: the kernel's buffers hold what is sent meanwhile.
  */
 export class TcpProxy {
   /** Client and upstream sockets of each connection, oldest first. */
   private readonly open = new Set<Socket>();
   refusing = false;
+  private frozen = false;
 
   private constructor(
     private readonly server: Server,
@@ -47,6 +50,17 @@ export class TcpProxy {
     return cut.length;
   }
 
+  /** Stops reading from every connection, open or opened from now on, both ways. */
+  freeze(): void {
+    this.frozen = true;
+    for (const socket of this.open) socket.pause();
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const socket of this.open) socket.resume();
+  }
+
   async stop(): Promise<void> {
     this.cut();
     await new Promise((resolve) => this.server.close(resolve));
@@ -69,6 +83,9 @@ export class TcpProxy {
     }
     this.forward(client, upstream);
     this.forward(upstream, client);
+    // After forward: pipe() starts the flow. A frozen socket stays paused, as nothing it
+    // writes to waits to drain (which would resume it).
+    if (this.frozen) for (const socket of [client, upstream]) socket.pause();
   }
 
   private forward(from: Socket, to: Socket): void {

@@ -109,7 +109,8 @@ async function openTarget(config: Config, users: boolean, messages: boolean): Pr
     if (messages && config.cacheFile === '') throw new ConfigError("the Tocsin config sets no cache-file (nor database-url): imported messages would only live in memory");
     if (users && config.authFile === '') throw new ConfigError('the Tocsin config sets no auth-file (nor database-url): imported users would have nowhere to go');
   }
-  const stores = await openStores(config, { error: (details, message) => process.stderr.write(`${message} ${JSON.stringify(details)}\n`) });
+  const report = (details: object, message: string): void => void process.stderr.write(`${message} ${JSON.stringify(details)}\n`);
+  const stores = await openStores(config, { error: report, warn: report });
   if (users && !stores.auth) {
     await stores.close();
     throw new ConfigError('the Tocsin config keeps no users: set auth-file');

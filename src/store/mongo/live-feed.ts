@@ -1,16 +1,16 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { FeedBatch, LiveFeed } from '../live-feed.js';
+import type { FeedBatch, LiveFeed, LostRange } from '../live-feed.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
-import { LogTail, type LostRange, type TailOptions } from './message-log-tail.js';
+import { LogTail, type TailOptions } from './message-log-tail.js';
 import { writeFailure } from './write-error.js';
 
 export interface FeedOptions extends TailOptions {
-  /** A cursor failed and is being reopened. */
+  /** A read of the tail failed; it reads again. */
   onError(err: unknown): void;
-  /** Batches this node never delivered live: also emitted on `lost$`. */
-  onLost(range: LostRange): void;
+  /** The tail's lag in positions, every `checkMs`. */
+  onLag?(positions: number): void;
 }
 
 /**
@@ -23,9 +23,9 @@ export interface FeedOptions extends TailOptions {
  * between them, and a publish answered before another started is in the log before it.
  *
  * A node that falls behind the capped log's tail (positions dropped before it read them)
- * does not skip them silently: each lost range is reported to `onLost` (the store logs an
- * error) and on `lost$`, which a hub may follow to close its subscribers' streams so that
- * their clients reconnect with `since=` and read what the cache still has.
+ * does not skip them silently: each lost range is emitted on `lost$`, which the server
+ * follows to end its live streams so that their clients reconnect with `since=` and read
+ * what the cache still has (transports/subscribe/lost-range.ts).
  */
 export class MongoLiveFeed implements LiveFeed {
   private readonly subject = new Subject<FeedBatch>();
@@ -50,11 +50,9 @@ export class MongoLiveFeed implements LiveFeed {
     this.handed = start.last;
     this.tail = new LogTail(log, start, {
       batch: (batch) => this.hand(batch),
-      lost: (range) => {
-        options.onLost(range);
-        this.lost.next(range);
-      },
+      lost: (range) => this.lost.next(range),
       error: options.onError,
+      ...(options.onLag && { lag: options.onLag }),
     }, options);
   }
 

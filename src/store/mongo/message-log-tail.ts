@@ -1,12 +1,8 @@
 import { HandedBatches } from './handed-batches.js';
+import type { LostRange } from '../live-feed.js';
 import type { Head } from './log-heads.js';
 import type { LogBatch } from './message-log.js';
 
-/** Positions `from` to `to` that no reader of this node will see as the log holds them. */
-export interface LostRange {
-  from: number;
-  to: number;
-}
 
 /** What a tail reads of the log (MessageLog; a test double in the identity tests). */
 export interface TailSource {

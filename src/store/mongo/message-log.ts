@@ -3,6 +3,7 @@ import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
+import { fitCapSize } from './log-capacity.js';
 import { LogHeads, type Head } from './log-heads.js';
 
 /**
@@ -55,6 +56,14 @@ export interface LogBatch {
   events: LogEvent[];
 }
 
+/** What opening and writing the log report besides failures. */
+export interface LogReport {
+  /** The log was resized to the configured cap. */
+  warn?(details: object, message: string): void;
+  /** An insert found its position taken by another writer and tries after it. */
+  retried?(): void;
+}
+
 export type BatchDraft = Omit<LogBatch, '_id' | 'last' | 'by' | 'after'>;
 
 const collectionName = 'messages';
@@ -92,15 +101,24 @@ export class MessageLog {
     readonly batches: Collection<LogBatch>,
     private readonly heads: LogHeads,
     private readonly writer: string,
+    private readonly retried: () => void,
   ) {}
 
-  /** Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a batch. */
-  static async open(db: Db, capBytes: number): Promise<MessageLog> {
-    const exists = (await db.listCollections({ name: collectionName }, { nameOnly: true }).toArray()).length > 0;
-    if (!exists) {
+  /**
+   * Opens (creating if missing) the log, capped at `capBytes`, and makes sure it holds a
+   * batch. An existing log capped at another size is resized (`warn` says so), or, where
+   * the server cannot, the opening fails naming both sizes (see fitCapSize).
+   */
+  static async open(db: Db, capBytes: number, report: LogReport = {}): Promise<MessageLog> {
+    const { warn = () => undefined, retried = () => undefined } = report;
+    const [existing] = await db.listCollections({ name: collectionName }).toArray();
+    const size: unknown = existing && 'options' in existing ? existing.options?.size : undefined;
+    if (!existing) {
       await db.createCollection(collectionName, { capped: true, size: capBytes }).catch((err: unknown) => {
         if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
       });
+    } else if (typeof size === 'number') {
+      await fitCapSize(db, collectionName, size, capBytes, (from, to) => warn({ from, to }, `message log: resized from ${from} to ${to} bytes (cache-size-limit changed)`));
     }
     const batches = collection<LogBatch>(db, collectionName, 'position');
     await ensureIndexes(batches, [
@@ -109,7 +127,7 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const writer = randomBytes(6).toString('base64url');
-    const log = new MessageLog(db, batches, await LogHeads.open(db, writer), writer);
+    const log = new MessageLog(db, batches, await LogHeads.open(db, writer), writer, retried);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.oldest())) await log.append({ events: [] });
     return log;
@@ -227,6 +245,7 @@ export class MessageLog {
         throw err;
       }
       // Taken: read on from the batch that took it (an equality lookup, cheap on both servers).
+      this.retried();
       const taken = await this.at(batch._id);
       if (taken) this.seen(taken);
       return false;

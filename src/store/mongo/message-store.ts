@@ -4,21 +4,33 @@ import type { MessageCache } from '../message-cache.js';
 import { MongoLiveFeed } from './live-feed.js';
 import { MongoMessageCache } from './message-cache.js';
 import { MessageLog } from './message-log.js';
-import type { LostRange, TailOptions } from './message-log-tail.js';
+import type { TailOptions } from './message-log-tail.js';
+
+/** What the log and its tail report as they go (the metrics); each call must be O(1). */
+export interface LogObserver {
+  /** An insert found its position taken by another writer (the `_id` chain) and tries the next. */
+  chainRetried(): void;
+  /** Positions committed to the log that this node's tail has not read yet, as it last saw them. */
+  tailLag(positions: number): void;
+}
 
 export interface MessageStoreOptions {
   /** The capped log's size in bytes: what the cache holds at most (cache-size-limit). */
   capBytes: number;
-  /** Where failures that do not fail a call go: a lost cursor, a clean-up after a commit, a lost log range. */
-  log: { error(details: object, message: string): void };
+  /**
+   * Where failures that do not fail a call go (a failed read of the tail, a clean-up after a commit),
+   * and a resize of the log to `capBytes` (a warning).
+   */
+  log: { error(details: object, message: string): void; warn(details: object, message: string): void };
   /** The tail's timings; the defaults suit a server. */
   tail?: Partial<TailOptions>;
+  observer?: LogObserver | undefined;
 }
 
 export interface MongoMessageStore {
   cache: MessageCache;
   feed: LiveFeed & { lost$: MongoLiveFeed['lost$'] };
-  /** Stops the feed's cursor and completes it; the caller closes the client afterwards. */
+  /** Stops the feed's tail and completes it; the caller closes the client afterwards. */
   close(): Promise<void>;
 }
 
@@ -31,14 +43,17 @@ const tailDefaults: TailOptions = { pollMs: 2, idlePollMs: 20, checkMs: 1000, re
 
 /** The message cache and live feed of one node on database `db`, shared with every node on it. */
 export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
-  const log = await MessageLog.open(db, options.capBytes);
+  const observer = options.observer;
+  const log = await MessageLog.open(db, options.capBytes, {
+    warn: (details, message) => options.log.warn(details, message),
+    ...(observer && { retried: () => observer.chainRetried() }),
+  });
   const cache = await MongoMessageCache.open(db, log, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
   const feed = await MongoLiveFeed.open(log, {
     ...tailDefaults,
     ...options.tail,
     onError: (err) => options.log.error({ err }, 'live feed: a read of the log failed; reading again after the last batch handed on'),
-    onLost: (range: LostRange) =>
-      options.log.error(range, `live feed: positions ${range.from}-${range.to} left the capped log before this node read them; their events were not delivered live`),
+    ...(observer && { onLag: (positions: number) => observer.tailLag(positions) }),
   });
   return { cache, feed, close: () => feed.close() };
 }

@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type ConnectionCheckedOutEvent, type ConnectionCheckOutFailedEvent } from 'mongodb';
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { AuthStore } from '../auth-store.js';
@@ -7,7 +7,7 @@ import { clientOptions } from './concerns.js';
 import { MongoAuthStore } from './auth/store.js';
 import { GridFsAttachments } from './gridfs-attachments.js';
 import { openMongoJobs } from './job-repository.js';
-import { openMongoMessageStore } from './message-store.js';
+import { openMongoMessageStore, type LogObserver } from './message-store.js';
 import { MongoSpendLedger } from './spend-ledger.js';
 import { MongoWebPushStore } from './webpush-store.js';
 
@@ -15,10 +15,22 @@ interface Closable {
   close(): Promise<void>;
 }
 
-/** Where failures go that fail no call (a lost cursor, a clean-up after a commit). */
+/** Where failures go that fail no call (a lost cursor, a clean-up after a commit), and warnings (a resized log). */
 export interface StoreLog {
   error(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
+
+/** What the driver's connection pool reports (the metrics); each call must be O(1). */
+export interface PoolObserver {
+  /** An operation asks the pool for a connection. */
+  checkOutStarted(): void;
+  /** It got one, or gave up, after `seconds`. */
+  checkOutEnded(seconds: number): void;
+}
+
+/** What the MongoDB stores report as they go: the pool's waits, the log's retries and the tail's lag. */
+export type MongoObserver = PoolObserver & LogObserver;
 
 /**
  * Every store on the MongoDB of `database-url`, shared with every node on it: the
@@ -29,8 +41,8 @@ export interface StoreLog {
  * is always on: the users live in the database, and auth-default-access decides what
  * anyone without credentials may do (read-write by default, as a server without auth).
  */
-export async function openMongo(config: Config, log: StoreLog): Promise<Stores> {
-  const client = await connect(config.databaseUrl);
+export async function openMongo(config: Config, log: StoreLog, observer?: MongoObserver): Promise<Stores> {
+  const client = await connect(config.databaseUrl, observer);
   const opened: Closable[] = [];
   const closeAll = async (): Promise<void> => {
     for (const store of opened.reverse()) await store.close();
@@ -38,7 +50,7 @@ export async function openMongo(config: Config, log: StoreLog): Promise<Stores> 
   };
   try {
     const db = client.db();
-    const messages = await openMongoMessageStore(db, { capBytes: config.cacheSizeLimit, log });
+    const messages = await openMongoMessageStore(db, { capBytes: config.cacheSizeLimit, log, observer });
     opened.push(messages);
     const jobs = openMongoJobs(db);
     opened.push(jobs);
@@ -71,12 +83,21 @@ export async function openMongoAuth(config: Config): Promise<AuthStore> {
  * Connects within 10 s, or stops the start with the reason (the password left out), with
  * the write and read concerns and timeouts of concerns.ts. A node needs few connections
  * (one commit at a time, one tail, a few polls): at most 10 unless the URL says otherwise;
- * FerretDB 1.24 stopped answering under the driver's default of 100 per node.
+ * FerretDB 1.24 stopped answering under the driver's default of 100 per node. The pool's
+ * check-outs go to `observer` from the first (it listens before the client connects, so
+ * every check-out it hears of starts and ends there).
  */
-async function connect(url: string): Promise<MongoClient> {
+async function connect(url: string, observer?: PoolObserver): Promise<MongoClient> {
   const pool = /[?&]maxPoolSize=/i.test(url) ? {} : { maxPoolSize: 10 };
   try {
-    return await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000, appName: 'tocsin', ...pool, ...clientOptions(url) });
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, appName: 'tocsin', ...pool, ...clientOptions(url) });
+    if (observer) {
+      const ended = (event: ConnectionCheckedOutEvent | ConnectionCheckOutFailedEvent): void => observer.checkOutEnded(event.durationMS / 1000);
+      client.on('connectionCheckOutStarted', () => observer.checkOutStarted());
+      client.on('connectionCheckedOut', ended);
+      client.on('connectionCheckOutFailed', ended);
+    }
+    return await client.connect();
   } catch (err) {
     throw new ConfigError(`database-url ${redacted(url)}: cannot connect: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -86,6 +86,15 @@ class HttpStream extends HttpSink implements Connection, KeepaliveSlot {
     super.end();
   }
 
+  /**
+   * A clean end, which ntfy's clients reconnect on: Android's JsonConnection at once, with
+   * `since=` the last message it got; `ntfy subscribe` after 10 s (without `since=`: its
+   * client/client.go says so in a TODO).
+   */
+  interrupt(): void {
+    this.end();
+  }
+
   closed(): void {
     this.ctx.keepalives.remove(this);
   }

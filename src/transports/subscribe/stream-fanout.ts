@@ -1,10 +1,17 @@
-import { Subscription } from 'rxjs';
+import { Subscription, type Observer } from 'rxjs';
+import type { Outbound } from '../../model/outbound.js';
 import type { TopicHub } from '../../streams/hub.js';
 import type { TurnFlusher } from './flusher.js';
 import { StreamGroup, type GroupMember } from './stream-group.js';
 
+/** A group's member that the fan-out may end: the hub ended the group's topics. */
+export interface FanoutMember extends GroupMember {
+  /** Ends the stream cleanly after what it received, and leaves the group. */
+  end(): void;
+}
+
 interface Entry {
-  group: StreamGroup;
+  group: StreamGroup<FanoutMember>;
   subscription: Subscription;
 }
 
@@ -13,7 +20,8 @@ interface Entry {
  * each of its topics on the hub. A stream of several topics is in one group, not one per
  * topic, so the group receives its topics' events in commit order as the hub delivers
  * them, and that order is what its members get (the order the stream had when each
- * event was pushed to it).
+ * event was pushed to it). When the hub ends a topic's stream (TopicHub.interrupt), the
+ * group's members end theirs.
  */
 export class StreamFanout {
   private readonly groups = new Map<string, Entry>();
@@ -23,21 +31,28 @@ export class StreamFanout {
     private readonly flusher: TurnFlusher,
   ) {}
 
-  join(member: GroupMember, topics: readonly string[]): void {
+  join(member: FanoutMember, topics: readonly string[]): void {
     const key = keyOf(topics);
     let entry = this.groups.get(key);
     if (!entry) {
-      const group = new StreamGroup(this.flusher);
+      const group = new StreamGroup<FanoutMember>(this.flusher);
       const subscription = new Subscription();
+      const follow: Partial<Observer<Outbound>> = {
+        next: (event) => group.deliver(event),
+        // Each member ends and leaves (HttpStream.end), which empties and drops the group.
+        complete: () => {
+          for (const m of [...group.members]) m.end();
+        },
+      };
       // A repeated topic (`/a,a/json`) is followed once: each event is delivered once.
-      for (const topic of new Set(topics)) subscription.add(this.hub.topic$(topic).subscribe((event) => group.deliver(event)));
+      for (const topic of new Set(topics)) subscription.add(this.hub.topic$(topic).subscribe(follow));
       entry = { group, subscription };
       this.groups.set(key, entry);
     }
     entry.group.add(member);
   }
 
-  leave(member: GroupMember, topics: readonly string[]): void {
+  leave(member: FanoutMember, topics: readonly string[]): void {
     const key = keyOf(topics);
     const entry = this.groups.get(key);
     if (!entry?.group.remove(member)) return;

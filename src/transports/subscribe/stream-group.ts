@@ -24,8 +24,8 @@ export interface GroupMember {
  * frame. A member holding frames of its own (its replay, a keepalive, a backlog while the
  * client does not read) takes the events one by one after them instead (see HttpSink.take).
  */
-export class StreamGroup implements Flushable, TurnEvents {
-  readonly members = new Set<GroupMember>();
+export class StreamGroup<M extends GroupMember = GroupMember> implements Flushable, TurnEvents {
+  readonly members = new Set<M>();
   events: Outbound[] = [];
 
   constructor(private readonly flusher: TurnFlusher) {}
@@ -35,13 +35,13 @@ export class StreamGroup implements Flushable, TurnEvents {
     this.events.push(event);
   }
 
-  add(member: GroupMember): void {
+  add(member: M): void {
     this.members.add(member);
     member.joined(this);
   }
 
   /** Whether the group is empty now. */
-  remove(member: GroupMember): boolean {
+  remove(member: M): boolean {
     if (this.members.delete(member)) member.left();
     return this.members.size === 0;
   }

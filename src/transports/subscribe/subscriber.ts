@@ -51,6 +51,11 @@ export interface Connection {
   live(): void;
   /** Ends the connection at shutdown (which closes the subscriber); ctx.connections holds it while live. */
   end(): void;
+  /**
+   * Ends the connection so that its client reconnects with `since=`: the live feed lost
+   * events it may have carried (TopicHub.interrupt). Closes the subscriber.
+   */
+  interrupt(): void;
   /** The subscription closed: stops what the connection runs for it. */
   closed(): void;
 }
@@ -65,8 +70,9 @@ function then(step: void | Promise<void>, next: () => void | Promise<void>): voi
  * guards (the request, its parameters, billing its UnifiedPush topics, opening it with
  * the replay paid for, accepting the connection), then live — in its topics' fan-out
  * groups when unfiltered, on a subscription of its own when filtered — until the client
- * leaves, stops reading (the connection's slow-consumer policy: `dropped`) or the server
- * shuts down. Whatever it took (its visitor's subscription slot, the opened subscription)
+ * leaves, stops reading (the connection's slow-consumer policy: `dropped`), the hub ends
+ * its topics' streams (the live feed lost events: the connection is interrupted) or the
+ * server shuts down. Whatever it took (its visitor's subscription slot, the opened subscription)
  * is given back when it is refused or closes.
  */
 export class Subscriber {
@@ -212,13 +218,17 @@ export class Subscriber {
     this.gate.ctx.subscriptions.opened(connection.format, this.topics);
     const send = (event: Outbound): void => connection.send(event);
     const unfiltered = isEmptyFilter(params.filter);
+    // The hub ended the topics' streams (TopicHub.interrupt): while the subscription was
+    // opening (its held stream ends as it is subscribed), or later when filtered.
+    let ended = false;
     connection.batch(() => {
       send(controlOutbound('open', this.topics));
       connection.replay(opened.replay);
-      const held = opened.live$.subscribe(send);
-      if (unfiltered) held.unsubscribe();
+      const held = opened.live$.subscribe({ next: send, complete: () => (this.own ? connection.interrupt() : (ended = true)) });
+      if (unfiltered || ended) held.unsubscribe();
       else this.own = held;
     });
+    if (ended) return connection.interrupt();
     if (unfiltered) {
       // The open event, the replay and whatever arrived meanwhile went out first; the
       // connection joins its topics' groups in the same synchronous step, so nothing falls between.

@@ -10,7 +10,8 @@ import { formats } from './framing.js';
  *
  * uWS does not report a socket that stops reading, so after each turn that broadcast on
  * a topic its sockets are checked with `isSlow` (one native call per socket per turn,
- * not per message) and the slow ones handed to `onSlow`.
+ * not per message) and the slow ones handed to `onSlow`. Sockets of a topic whose hub
+ * stream ended (TopicHub.interrupt) are handed to `onInterrupted`.
  */
 export class WsBroadcast<S> {
   private readonly groups: FanoutGroups<WebSocket<S>>;
@@ -22,15 +23,22 @@ export class WsBroadcast<S> {
     hub: TopicHub,
     private readonly isSlow: (ws: WebSocket<S>) => boolean,
     private readonly onSlow: (ws: WebSocket<S>) => void,
+    onInterrupted: (ws: WebSocket<S>) => void,
   ) {
-    this.groups = new FanoutGroups(hub, (topic, members, event) => {
-      app.publish(topic, event.frame(formats.ws), false);
-      this.dirty.add(members);
-      if (!this.checkScheduled) {
-        this.checkScheduled = true;
-        setImmediate(this.check);
-      }
-    });
+    this.groups = new FanoutGroups(
+      hub,
+      (topic, members, event) => {
+        app.publish(topic, event.frame(formats.ws), false);
+        this.dirty.add(members);
+        if (!this.checkScheduled) {
+          this.checkScheduled = true;
+          setImmediate(this.check);
+        }
+      },
+      (members) => {
+        for (const ws of members) onInterrupted(ws);
+      },
+    );
   }
 
   join(ws: WebSocket<S>, topics: readonly string[]): void {

@@ -44,6 +44,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
     ctx.hub,
     (ws) => ws.getUserData().socket?.slow() ?? false,
     (ws) => ws.getUserData().socket?.drop(),
+    (ws) => ws.getUserData().socket?.interrupt(),
   );
   app.ws<SocketData>('/*', {
     maxPayloadLength: 16 * 1024,
@@ -157,6 +158,20 @@ class WsSocket implements Connection {
     if (this.ended) return;
     if (code === 1001) this.ws.end(code, 'server shutting down');
     else this.ws.end(code);
+  }
+
+  /**
+   * Closed without a close frame: the client sees the connection drop (1006, abnormal
+   * closure), as when a network fails. That is what ntfy's clients reconnect on, with
+   * `since=` the last message they got: the web app (web/src/app/Connection.js) retries
+   * only when `event.wasClean` is false and Android's WsConnection only from `onFailure`
+   * — neither looks at the code, and both stay disconnected after a clean close
+   * handshake, whatever its code (1001, 1011, 1012 alike). What the socket had not sent
+   * yet is left out: the reconnect's replay brings it.
+   */
+  interrupt(): void {
+    if (this.ended) return;
+    this.ws.close();
   }
 
   closed(): void {
