@@ -107,6 +107,11 @@ export class MessageLog {
     return log;
   }
 
+  /** The highest position this process has seen (its inserts, what its tail read): at most the chain head. */
+  get head(): number {
+    return this.known;
+  }
+
   /** Called with every batch this process reads, so its next insert starts from there. */
   seen(last: number): void {
     if (last > this.known) this.known = last;
