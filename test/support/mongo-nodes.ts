@@ -1,5 +1,5 @@
 import { after } from 'node:test';
-import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 import { openMongoMessageStore, type MessageStoreOptions, type MongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { startFerretDb, type FerretDb } from './ferretdb.js';
 
@@ -47,4 +47,20 @@ export async function messageNode(database?: string, options: Partial<MessageSto
   const log = new RecordedLog();
   const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options });
   return { ...store, database: name, log, client };
+}
+
+/**
+ * Drops the oldest batches of the capped log on `db` the way FerretDB's own clean-up does
+ * (by `compact`, which runs it now rather than within its minute), until no batch at or
+ * below `position` is left. The log must be over its cap (a tiny cache-size-limit) and hold
+ * 10 batches or more: each clean-up drops a tenth of them.
+ */
+export async function rollOut(db: Db, position: number): Promise<void> {
+  const batches = db.collection<{ _id: number }>('messages');
+  for (let round = 0; round < 100; round++) {
+    const [oldest] = await batches.find({}, { projection: { _id: 1 } }).limit(1).toArray();
+    if (!oldest || oldest._id > position) return;
+    await db.command({ compact: 'messages', force: true });
+  }
+  throw new Error(`the capped log still holds position ${position} after 100 clean-ups`);
 }

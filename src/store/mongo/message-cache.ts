@@ -3,30 +3,33 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { DroppedAttachments } from './dropped-attachments.js';
+import { HeldTallies } from './held-tallies.js';
+import { firstOfEachId } from './import-dedupe.js';
+import { batchesHolding, oldestHeld } from './log-lookups.js';
 import { MessageIds } from './message-ids.js';
-import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
 import { batchDrafts } from './batch-drafts.js';
+import type { BatchDraft, LogBatch, LogEvent, MessageLog } from './message-log.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
-import { ScheduledMessages } from './scheduled.js';
+import { ReleaseClaims } from './release-claims.js';
+import { ScheduledMessages, type WaitingMessage, type WaitingRef } from './scheduled.js';
 import { writeFailure } from './write-error.js';
 
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
 
-/** Counted by `count`, pruned by `prune`: what SQLite keeps as published rows. */
 /** The counter of the imported server's total: one document, set by every import. */
 const importedStats = 'import';
-
-const counted = { 'events.kind': { $in: ['stored', 'released'] } };
 
 /**
  * The message cache on the MongoDB log (message-log.ts), shared by every node on the
  * database. A batch commits as one log insert, after its ids are reserved (message-ids.ts)
  * and before its waiting messages are copied out (scheduled.ts). Releasing and replacing
- * a scheduled message both claim it by a log insert with a unique `claim`, so exactly one
- * of them wins, on any node. Expiry is applied at query time: `prune` moves a watermark
- * below which `count` and `topics` no longer see messages, as SQLite's delete would.
+ * a scheduled message both claim it, durably (release-claims.ts) and by a log insert with
+ * a unique `claim`, so exactly one of them wins, on any node. Expiry is applied at query
+ * time: `prune` moves a watermark below which `count` and `topics` no longer see
+ * messages, as SQLite's delete would. Counts come from tallies each node keeps of what it
+ * commits (held-tallies.ts), not from reading the log.
  *
  * Failures after the log insert (the copies into scheduled_messages, the removal of what
  * a claim took) do not fail the batch, which committed: they go to `onError`, and what
@@ -42,13 +45,17 @@ export class MongoMessageCache implements MessageCache {
     private readonly scheduled: ScheduledMessages,
     private readonly dropped: DroppedAttachments,
     private readonly counters: NodeCounters,
+    private readonly claims: ReleaseClaims,
+    private readonly tallies: HeldTallies,
     private readonly onError: (err: unknown) => void,
   ) {
-    this.replays = new LogReplay(log, scheduled, dropped);
+    this.replays = new LogReplay(log, scheduled, dropped, claims);
   }
 
   static async open(db: Db, log: MessageLog, onError: (err: unknown) => void): Promise<MongoMessageCache> {
-    return new MongoMessageCache(log, MessageIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), NodeCounters.open(db), onError);
+    const counters = NodeCounters.open(db);
+    const [ids, scheduled, dropped, claims, tallies] = [MessageIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), ReleaseClaims.open(db), HeldTallies.open(db, counters.node)];
+    return new MongoMessageCache(log, ids, scheduled, dropped, counters, claims, tallies, onError);
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -71,13 +78,58 @@ export class MongoMessageCache implements MessageCache {
   /**
    * The batch's log inserts into `appended`, after the claims of the waiting messages it
    * replaces; answers those. A batch too big for one document is written as several in
-   * order (batch-runs.ts): should one fail, those before it stand, committed and delivered,
+   * order (batch-drafts.ts): should one fail, those before it stand, committed and delivered,
    * though the publishes of the whole batch fail (as a write whose acknowledgement was lost).
    */
   private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
     const replaced = await this.replaceWaiting(entries, events);
-    for (const draft of batchDrafts(events)) appended.push(await this.log.append(draft));
+    for (const draft of batchDrafts(events)) appended.push(await this.counted(draft.events, () => this.log.append(draft)));
     return replaced;
+  }
+  /**
+   * Runs `write`, a log insert of `events`, with the events counted in the tallies: their
+   * write goes beside the insert, and a second one takes them back out if the insert did
+   * not happen (failed, or answered undefined: a claim already taken).
+   */
+  private async counted<T extends LogBatch | undefined>(events: readonly LogEvent[], write: () => Promise<T>): Promise<T> {
+    const uncount = this.tallies.count(events);
+    const tallied = this.tallies.flush().catch(this.onError);
+    const undo = async (): Promise<void> => {
+      uncount();
+      await this.tallies.flush().catch(this.onError);
+    };
+    try {
+      const batch = await write();
+      if (!batch) await undo();
+      return batch;
+    } catch (err) {
+      await undo();
+      throw err;
+    } finally {
+      await tallied;
+    }
+  }
+
+  /**
+   * Claims waiting message `waiting` and inserts `draft` claiming it in the log, in the
+   * order ReleaseClaims explains; undefined when it was claimed before (released or
+   * replaced, by any node, this one included), or when a claim left pending by a crash can
+   * no longer be told from a release the log dropped.
+   */
+  private async claimed(waiting: WaitingRef, draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch | undefined> {
+    const id = waiting._id;
+    const taken = await this.claims.take(id, Math.max(this.log.head, waiting.pos), waiting.expires);
+    if (taken.by === 'other') {
+      if (taken.settled) return undefined;
+      const oldest = await oldestHeld(this.log.batches);
+      if (!oldest || oldest.first > taken.after + 1) {
+        this.onError(new Error(`message ${id}: its claim was left pending (a crash?) and the log no longer holds what followed it; not released, so it is not released twice`));
+        return undefined;
+      }
+    }
+    const batch = await this.counted(draft.events, () => this.log.claim(id, draft));
+    if (batch) await this.claims.settle(id, batch._id).catch(this.onError);
+    return batch;
   }
 
   /**
@@ -93,8 +145,8 @@ export class MongoMessageCache implements MessageCache {
     const replaced: string[] = [];
     for (const [i, { message: m }] of entries.entries()) {
       if (m.sequence_id === undefined || !replacing.has(m.event)) continue;
-      for (const id of await this.scheduled.under(m.topic, m.sequence_id)) {
-        if (!replaced.includes(id) && (await this.log.claim(id, { events: [] }))) replaced.push(id);
+      for (const waiting of await this.scheduled.under(m.topic, m.sequence_id)) {
+        if (!replaced.includes(waiting._id) && (await this.claimed(waiting, { events: [] }))) replaced.push(waiting._id);
       }
       for (const [j, e] of events.slice(0, i).entries()) {
         if (e.kind !== 'waiting' || e.topic !== m.topic || e.sid !== m.sequence_id) continue;
@@ -117,19 +169,20 @@ export class MongoMessageCache implements MessageCache {
   /** Publishes waiting message `id` under a fresh position, claiming it; undefined if it is not waiting. */
   private async releaseOne(id: string): Promise<{ _id: number; events: LogEvent[] } | undefined> {
     const copy = await this.scheduled.get(id);
-    const waiting: LogEvent | undefined = copy ? { ...copy, id, kind: 'waiting' } : await this.waitingInLog(id);
+    const waiting = copy ? waitingEvent(copy) : await this.waitingInLog(id);
     if (!waiting) return undefined;
-    const event: LogEvent = { ...waiting, kind: 'released' };
-    const batch = await this.log.claim(id, { topics: [event.topic], events: [event] });
+    const { pos, ...event } = { ...waiting, kind: 'released' as const };
+    const batch = await this.claimed({ _id: id, expires: event.expires, pos }, { topics: [event.topic], events: [event] });
     // Claimed now or before (a process that died before removing it): the copy goes.
     await this.scheduled.remove([id]).catch(this.onError);
     return batch;
   }
 
   /** A waiting message whose copy is missing: its process died between the log insert and the copy, or it was claimed. */
-  private async waitingInLog(id: string): Promise<LogEvent | undefined> {
+  private async waitingInLog(id: string): Promise<(LogEvent & { pos: number }) | undefined> {
     const batch = await this.log.batches.findOne({ ids: id });
-    return batch?.events.find((e) => e.id === id && e.kind === 'waiting');
+    const hit = batch && found(batch).find(({ event: e }) => e.id === id && e.kind === 'waiting');
+    return hit ? { ...hit.event, pos: hit.pos } : undefined;
   }
 
   replay(query: ReplayQuery): Promise<Replay> {
@@ -137,15 +190,22 @@ export class MongoMessageCache implements MessageCache {
   }
 
   async prune(nowSeconds: number): Promise<number> {
-    const floor = await this.prunedBefore();
-    const expired = await this.countEvents({ 'events.expires': { $gt: floor, $lte: nowSeconds } });
+    const [floor, oldest] = await Promise.all([this.prunedBefore(), oldestHeld(this.log.batches)]);
+    const expired = await this.tallies.expiring(floor, nowSeconds, oldest);
     await this.counters.set('pruned', nowSeconds);
-    await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds)]);
+    await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds), this.tallies.prune(nowSeconds), this.pruneClaims(nowSeconds)]);
     return expired;
   }
 
+  /** Forgets the claims of expired messages, after the waiting copies a crash left of them (ReleaseClaims). */
+  private async pruneClaims(nowSeconds: number): Promise<void> {
+    const expired = await this.claims.expired(nowSeconds);
+    await this.scheduled.remove(expired);
+    await this.claims.forget(expired);
+  }
+
   async dropAttachments(ids: readonly string[]): Promise<void> {
-    const batches = await this.log.batches.find({ ids: { $in: [...ids] } }).toArray();
+    const batches = await batchesHolding(this.log.batches, ids);
     const wanted = new Set(ids);
     const messages = batches.flatMap((b) => b.events).filter((e) => wanted.has(e.id) && e.attachment);
     await this.dropped.add(messages);
@@ -153,18 +213,13 @@ export class MongoMessageCache implements MessageCache {
 
   async topics(): Promise<Set<string>> {
     const floor = await this.prunedBefore();
-    const [logged, waiting] = await Promise.all([
-      this.log.batches
-        .aggregate<{ _id: string }>([{ $unwind: '$events' }, { $match: { ...counted, 'events.expires': { $gt: floor } } }, { $group: { _id: '$events.topic' } }])
-        .toArray(),
-      this.scheduled.topics(),
-    ]);
-    return new Set([...logged.map((t) => t._id), ...waiting]);
+    const [logged, waiting] = await Promise.all([this.tallies.topicsAfter(floor), this.scheduled.topics()]);
+    return new Set([...logged, ...waiting]);
   }
 
   async count(): Promise<number> {
-    const floor = await this.prunedBefore();
-    const [logged, waiting] = await Promise.all([this.countEvents({ 'events.expires': { $gt: floor } }), this.scheduled.count()]);
+    const [floor, oldest] = await Promise.all([this.prunedBefore(), oldestHeld(this.log.batches)]);
+    const [logged, waiting] = await Promise.all([this.tallies.held(floor, oldest), this.scheduled.count()]);
     return logged + waiting;
   }
 
@@ -194,7 +249,7 @@ export class MongoMessageCache implements MessageCache {
     const logged = held.size === 0 ? new Set<string>() : await this.logged([...held]);
     const fresh = events.filter((e) => !logged.has(e.id));
     for (const draft of batchDrafts(fresh)) {
-      const batch = await writing(() => this.log.append(draft));
+      const batch = await writing(() => this.counted(draft.events, () => this.log.append(draft)));
       await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
     }
     return fresh.length;
@@ -206,7 +261,7 @@ export class MongoMessageCache implements MessageCache {
 
   /** Which of `ids` a batch of the log holds. */
   private async logged(ids: string[]): Promise<Set<string>> {
-    const batches = await this.log.batches.find({ ids: { $in: ids } }, { projection: { ids: 1 } }).toArray();
+    const batches = await batchesHolding(this.log.batches, ids, { ids: 1 });
     const wanted = new Set(ids);
     return new Set(batches.flatMap((b) => b.ids ?? []).filter((id) => wanted.has(id)));
   }
@@ -216,13 +271,11 @@ export class MongoMessageCache implements MessageCache {
     // -1: before any prune, messages stored with no expiry (0) count, as in SQLite.
     return this.counters.max('pruned', -1);
   }
+}
 
-  private async countEvents(match: object): Promise<number> {
-    const [result] = await this.log.batches
-      .aggregate<{ n: number }>([{ $match: { topics: { $exists: true } } }, { $unwind: '$events' }, { $match: { ...counted, ...match } }, { $count: 'n' }])
-      .toArray();
-    return result?.n ?? 0;
-  }
+/** The log event of a waiting copy, and its position. */
+function waitingEvent({ _id, pos, ...copy }: WaitingMessage): LogEvent & { pos: number } {
+  return { ...copy, id: _id, kind: 'waiting', pos };
 }
 
 function toEvent({ message: m, json, published }: CacheEntry): LogEvent {
@@ -236,12 +289,6 @@ function toEvent({ message: m, json, published }: CacheEntry): LogEvent {
     ...(m.sequence_id !== undefined && { sid: m.sequence_id }),
     ...(m.attachment !== undefined && { attachment: true as const }),
   };
-}
-
-/** The events without a repeated id (an import's source may hold one twice), the first kept. */
-function firstOfEachId(events: LogEvent[]): LogEvent[] {
-  const seen = new Set<string>();
-  return events.filter((e) => !seen.has(e.id) && seen.add(e.id));
 }
 
 /** Runs a write, reporting failures to reach the database as StoreWriteError. */

@@ -3,39 +3,53 @@ import type { Replay, ReplayQuery } from '../message-cache.js';
 import type { DroppedAttachments } from './dropped-attachments.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
 import { byTimeThenPosition, NewestWithin, type Found } from './newest-within.js';
+import type { ReleaseClaims } from './release-claims.js';
 import type { ScheduledMessages } from './scheduled.js';
 
 const replayed: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
+
+/**
+ * Batches a replay's cursor fetches at a time. With the newest messages that fit
+ * `maxBytes` (NewestWithin), this bounds what a replay holds: a batch is at most
+ * MongoDB's 16 MB document, usually a few kilobytes.
+ */
+const batchesPerFetch = 16;
 
 /**
  * Replays of one topic from the log, with the SQLite cache's semantics: expiry applied at
  * query time (the capped log cannot delete), ordered by time then position, the newest
  * that fit `maxBytes`, scheduled messages from the waiting collection when asked.
  *
- * FerretDB 1.24 answers a query on an array field (`topics`, `ids`) with a scan of the
- * collection, not its index: a replay costs the whole log there, and an index lookup on
- * MongoDB.
+ * Every read is an equality on the topic (`{topics: t}`, served by the `topics` index on
+ * MongoDB; on FerretDB 1.24 the one filter it hands to PostgreSQL, as
+ * `_jsonb->'topics' @> '"t"'`, so only the topic's batches leave the database), with a
+ * range on `_id` for since=<id> that MongoDB's index serves and FerretDB applies to those
+ * batches only. The id of since=<id> is found by equality too (see positionOf).
  */
 export class LogReplay {
   constructor(
     private readonly log: MessageLog,
     private readonly scheduled: ScheduledMessages,
     private readonly dropped: DroppedAttachments,
+    private readonly claims: ReleaseClaims,
   ) {}
 
   async replay(q: ReplayQuery): Promise<Replay> {
     const { topic, since } = q;
     if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
     const now = Math.floor(Date.now() / 1000);
+    // An id the log does not hold (unknown, or dropped by the capped log: a client back
+    // after its stream was closed for a lost range) replays all the log still holds.
     const after = since.kind === 'id' ? await this.positionOf(since.id) : undefined;
     const fromTime = since.kind === 'time' ? since.time : -Infinity;
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
     let latest: Found | undefined;
-    for await (const batch of this.log.batches.find(after === undefined ? { topics: topic } : { topics: topic, last: { $gt: after } })) {
+    const filter = after === undefined ? { topics: topic } : { topics: topic, _id: { $gte: after.batch } };
+    for await (const batch of this.log.batches.find(filter, { batchSize: batchesPerFetch })) {
       for (const { event: e, pos } of found(batch)) {
-        if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after ?? 0)) continue;
+        if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after?.pos ?? 0)) continue;
         const message = { id: e.id, time: e.time, json: e.json, pos, ...(e.attachment ? { attachment: e.attachment } : {}) };
         if (since.kind !== 'latest') within.offer(message);
         else if (!latest || byTimeThenPosition(message, latest) > 0) latest = message;
@@ -59,17 +73,15 @@ export class LogReplay {
   }
 
   /**
-   * The position of message `id`: of its release if it was released, else of its commit;
-   * undefined when the log does not hold it (since=<unknown id> replays everything).
+   * The position of message `id` and the batch holding it: of its release if it was
+   * released, else of its commit; undefined when the log does not hold it. Both are
+   * equality lookups (`claim`, `ids`), each matching a batch or two.
    */
-  async positionOf(id: string): Promise<number | undefined> {
-    const [claimed, held] = await Promise.all([
-      this.log.batches.findOne({ claim: id }),
-      this.log.batches.find({ ids: id }).sort({ _id: -1 }).limit(1).next(),
-    ]);
-    for (const batch of [claimed, held]) {
+  async positionOf(id: string): Promise<{ pos: number; batch: number } | undefined> {
+    const [claimed, held] = await Promise.all([this.log.batches.findOne({ claim: id }), this.log.batches.find({ ids: id }).toArray()]);
+    for (const batch of [claimed, ...held.sort((a, b) => b._id - a._id)]) {
       const hit = batch && found(batch).find(({ event }) => event.id === id);
-      if (hit) return hit.pos;
+      if (hit) return { pos: hit.pos, batch: batch._id };
     }
     return undefined;
   }
@@ -79,9 +91,7 @@ export class LogReplay {
     const candidates = (await this.scheduled.inTopic(topic)).filter((w) => w.expires > now && w.time >= fromTime);
     if (candidates.length === 0) return [];
     // A claim whose process died before it removed the waiting copy still counts.
-    const claimed = new Set(
-      (await this.log.batches.find({ claim: { $in: candidates.map((w) => w._id) } }, { projection: { claim: 1 } }).toArray()).map((b) => b.claim),
-    );
+    const claimed = await this.claims.among(candidates.map((w) => w._id));
     return candidates.filter((w) => !claimed.has(w._id)).map((w) => ({ ...w, id: w._id }));
   }
 }

@@ -133,6 +133,11 @@ export class MessageLog {
     return log;
   }
 
+  /** The highest position this process has seen (its inserts, what its tail read): at most the chain head. */
+  get head(): number {
+    return this.known.last;
+  }
+
   /** Called with every batch this process reads, so its next insert starts from there. */
   seen(batch: Pick<LogBatch, 'last' | 'by'>): void {
     if (batch.last > this.known.last) this.known = batch;
@@ -177,7 +182,7 @@ export class MessageLog {
     return top ?? undefined;
   }
 
-  /** The highest head a writer recorded: where the log ends, give or take 200 ms of writes (see LogHeads). */
+  /** The highest head a writer recorded: where the log ends, give or take the writes in flight (see LogHeads). */
   newestHint(): Promise<Head | undefined> {
     return this.heads.highest();
   }

@@ -18,7 +18,8 @@ interface Counter {
  * restarted is a new instance: its predecessor's documents stay and keep counting.
  */
 export class NodeCounters {
-  private readonly node = new ObjectId().toHexString();
+  /** This instance's name in the documents it writes (here and in held-tallies.ts). */
+  readonly node = new ObjectId().toHexString();
   private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly counters: Collection<Counter>) {}

@@ -10,11 +10,14 @@ export interface WaitingMessage extends Omit<LogEvent, 'id' | 'kind'> {
   pos: number;
 }
 
+/** What a claim of a waiting message needs of it (see ReleaseClaims). */
+export type WaitingRef = Pick<WaitingMessage, '_id' | 'expires' | 'pos'>;
+
 /**
  * Scheduled messages waiting for their time, in an ordinary collection: the capped log may
  * drop a batch long before a message scheduled days ahead is due, so the message is kept
  * here from the commit of its batch until a release or a replacement claims it (see
- * MessageLog: the claim in the log decides, this collection follows). A message whose
+ * release-claims.ts: the claim decides, this collection follows). A message whose
  * process died between its log insert and this copy is still found in the log by
  * `release` while the log holds it.
  */
@@ -40,18 +43,19 @@ export class ScheduledMessages {
     return this.waiting.findOne({ _id: id });
   }
 
-  /** Ids of the messages of `topic` waiting under sequence id `sid`. */
-  async under(topic: string, sid: string): Promise<string[]> {
-    return (await this.waiting.find({ topic, sid }, { projection: { _id: 1 } }).toArray()).map((w) => w._id);
+  /** The messages of `topic` waiting under sequence id `sid`. */
+  under(topic: string, sid: string): Promise<WaitingRef[]> {
+    return this.waiting.find({ topic, sid }, { projection: { _id: 1, expires: 1, pos: 1 } }).toArray();
   }
 
   inTopic(topic: string): Promise<WaitingMessage[]> {
     return this.waiting.find({ topic }).toArray();
   }
 
-  /** Forgets messages whose claim is in the log. */
+  /** Forgets messages that were claimed. */
   async remove(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.waiting.deleteMany({ _id: { $in: [...ids] } });
+    // One equality delete each: FerretDB 1.24 would read the whole collection for an `$in`.
+    if (ids.length > 0) await this.waiting.bulkWrite(ids.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
 
   count(): Promise<number> {
