@@ -25,7 +25,7 @@ import {
 export const timeoutDefaults = {
   /** Replication of a write to a majority: a healthy set takes milliseconds. */
   wtimeoutMS: 5_000,
-  /** Longer than the tail's awaitData wait (1 s) and a replay's slowest getMore. */
+  /** Longer than a replay's slowest fetch. */
   socketTimeoutMS: 10_000,
   waitQueueTimeoutMS: 5_000,
 } as const;

@@ -84,7 +84,8 @@ const collectionName = 'messages';
  * lookups of `_id` (message-log-tail.ts).
  *
  * Claims (release exactly once, release racing a delete) are the same single insert: a
- * sparse unique index on the scalar `claim`. FerretDB 1.24 does not enforce a unique index
+ * sparse unique index on the scalar `claim`, which decides while the log holds the
+ * claiming batch (release-claims.ts keeps each claim beyond that). FerretDB 1.24 does not enforce a unique index
  * across the elements of arrays (measured: a second document holding an element of the
  * first's array was accepted), so message ids are kept unique by `message-ids.ts` instead.
  */
@@ -249,10 +250,13 @@ export class MessageLog {
         await this.reload().catch(() => undefined);
         throw err;
       }
-      // Taken: read on from the batch that took it (an equality lookup, cheap on both servers).
+      // Taken: the next try goes after the batch that took it, or after the highest head
+      // written, if further (a head names a batch that committed, so never past the end):
+      // with several nodes appending, the batch that took it is rarely the last.
       this.retried();
-      const taken = await this.at(batch._id);
+      const [taken, hint] = await Promise.all([this.at(batch._id), this.heads.highest()]);
       if (taken) this.seen(taken);
+      if (hint) this.seen(hint);
       return false;
     }
     this.seen(batch);
