@@ -130,14 +130,19 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);
   });
-  const listenSocket = await listen(app, config.listenHttp.host, config.listenHttp.port);
+  // The jobs first: a database that fails while they are saved stops the start before the
+  // server says it listens, not after (a node would otherwise exit while serving).
+  await scheduler.start();
+  const listenSocket = await listen(app, config.listenHttp.host, config.listenHttp.port).catch(async (err: unknown) => {
+    await scheduler.stop();
+    throw err;
+  });
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
   const metricsSocket = metrics && config.metrics.listen ? await listenMetrics(metrics, config.metrics.listen, log) : undefined;
   const smtp = config.smtpServer && (await listenSmtp(ctx));
   if (smtp) log.info({ smtpPort: smtp.port, domain: config.smtpServer?.domain }, `SMTP listener on ${config.smtpServer?.listen.host || '*'}:${smtp.port}`);
 
-  await scheduler.start();
   clusterLimits?.start();
   const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
 

@@ -112,7 +112,10 @@ export const errors = {
   insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),
   // Tocsin's own (ntfy answers 50001 for any cache failure): the message was not stored, and a retry may succeed.
   cacheFull: row(50702, 507, 'insufficient storage: the message cache is full, the message was not stored'),
-  cacheUnavailable: row(50301, 503, 'service unavailable: the message cache cannot be written, the message was not stored'),
+  // Not stored, or (a database that stopped answering mid-write) not confirmed: never acknowledged.
+  cacheUnavailable: row(50301, 503, 'service unavailable: the message cache cannot be written, the message was not stored (or not confirmed)'),
+  // Tocsin's own (ntfy has no database to lose): a read of users and access entries that got no answer.
+  storeUnavailable: row(50302, 503, 'service unavailable: the database cannot be reached, try again later'),
 } as const;
 
 export type ErrorName = keyof typeof errors;

@@ -14,3 +14,14 @@ export class StoreWriteError extends Error {
     this.name = 'StoreWriteError';
   }
 }
+
+/**
+ * A read the store could not make because it cannot be reached (a database server lost,
+ * no primary, no answer in time): the request is answered 503 and may be tried again.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}

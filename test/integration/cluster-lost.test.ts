@@ -6,7 +6,7 @@ import { LineStream, publish, WsStream, type Json } from '../support/clients.js'
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { Scrape } from '../support/prometheus.js';
 import { spawnServer } from '../support/server.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { proxiedDatabase } from '../support/mongo-nodes.js';
 
 /**
  * Three Tocsin processes on one FerretDB, one of them behind a TCP proxy that stalls its
@@ -72,14 +72,12 @@ describe('three nodes on one MongoDB — a capped log that wraps under a slow no
     // documents every minute by default: here every second.
     process.env.FERRETDB_TEST_CAPPED_CLEANUP_INTERVAL = '1s';
     ferret = await startFerretDb();
-    const database = ferret.databaseName('wrap');
-    const url = ferret.url.replace('/?', `/${database}?`);
-    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(ferret.url).port) });
-    after(() => proxy.stop());
+    const { url, proxiedUrl, proxy } = await proxiedDatabase(ferret, 'wrap');
+    const database = new URL(url).pathname.slice(1);
     const args = ['--cache-size-limit', '64k', '--enable-metrics', 'true'];
     const a = await spawnServer(['--database-url', url, ...args]);
     const b = await spawnServer(['--database-url', url, ...args]);
-    const c = await spawnServer(['--database-url', url.replace(`:${new URL(ferret.url).port}/`, `:${proxy.port}/`), ...args]);
+    const c = await spawnServer(['--database-url', proxiedUrl, ...args]);
     const direct = await MongoClient.connect(ferret.url);
     clients.push(direct);
     const log = direct.db(database).collection<{ _id: number; last: number; ids?: string[] }>('messages');

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { MongoNetworkError } from 'mongodb';
 import { ReadCache, staleReadBoundMs } from '../../src/store/mongo/auth/read-cache.js';
+import { StoreUnavailableError } from '../../src/store/write-error.js';
 
 /** A change log whose newest number the test sets, and whose polls it can hold. */
 class Changes {
@@ -9,10 +11,13 @@ class Changes {
   private held: (() => void)[] = [];
   holding = false;
   down = false;
+  /** A driver error every poll fails with, once set. */
+  lost: Error | undefined;
 
   readonly newest = async (): Promise<number> => {
     this.polls++;
     if (this.down) throw new Error('no database');
+    if (this.lost) throw this.lost;
     if (this.holding) await new Promise<void>((release) => this.held.push(release));
     return this.number;
   };
@@ -38,6 +43,17 @@ function counted(value: () => string): { read: () => Promise<string>; calls: () 
 }
 
 describe('MongoDB auth read cache', () => {
+  it('read cache — a read or poll the database did not answer fails as StoreUnavailableError (503), any other failure as it is', async () => {
+    const changes = new Changes();
+    const { cache, clock } = cacheOn(changes);
+    const lost = new MongoNetworkError('connection 5 to 127.0.0.1:27017 closed');
+    await assert.rejects(cache.get('user:phil', () => Promise.reject(lost)), (err) => err instanceof StoreUnavailableError && err.cause === lost);
+    await assert.rejects(cache.get('user:ann', () => Promise.reject(new Error('bug'))), (err) => err instanceof Error && err.message === 'bug');
+    clock.ms += staleReadBoundMs + 1;
+    changes.lost = lost;
+    await assert.rejects(cache.get('user:phil', () => Promise.resolve('phil')), (err) => err instanceof StoreUnavailableError);
+  });
+
   it('answers from memory while a poll that started within the bound found nothing new', async () => {
     const changes = new Changes();
     const { cache, clock } = cacheOn(changes);

@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 import { openMongoMessageStore, type MessageStoreOptions, type MongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { startFerretDb, type FerretDb } from './ferretdb.js';
+import { TcpProxy } from './tcp-proxy.js';
 
 let ferret: Promise<FerretDb> | undefined;
 const clients: MongoClient[] = [];
@@ -63,4 +64,17 @@ export async function rollOut(db: Db, position: number): Promise<void> {
     await db.command({ compact: 'messages', force: true });
   }
   throw new Error(`the capped log still holds position ${position} after 100 clean-ups`);
+}
+
+/**
+ * Database `name` of `server`: its URL, and the URL of the same through a TcpProxy of its
+ * own (for a node whose traffic a test cuts, delays or freezes), stopped after the file.
+ */
+export async function proxiedDatabase(server: FerretDb, name: string): Promise<{ url: string; proxiedUrl: string; proxy: TcpProxy }> {
+  const database = server.databaseName(name);
+  const port = new URL(server.url).port;
+  const url = server.url.replace('/?', `/${database}?`);
+  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(port) });
+  after(() => proxy.stop());
+  return { url, proxiedUrl: url.replace(`:${port}/`, `:${proxy.port}/`), proxy };
 }

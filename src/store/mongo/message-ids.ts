@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { failedWrites, isDuplicateKey } from './duplicate-key.js';
 import { collection } from './concerns.js';
@@ -6,6 +7,8 @@ interface HeldId {
   _id: string;
   /** The message's expiry: `prune` forgets the id after it. */
   expires: number;
+  /** The reservation that holds it (absent in documents of older versions). */
+  by?: string;
 }
 
 /**
@@ -33,17 +36,31 @@ export class MessageIds {
       inBatch.add(id);
     }
     if (repeated.length > 0) throw new DuplicateIdError(repeated);
+    const by = randomBytes(9).toString('base64url');
     try {
-      await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires })), { ordered: false });
+      await this.held.insertMany(ids.map(({ id, expires }) => ({ _id: id, expires, by })), { ordered: false });
     } catch (err) {
       // Anything but held ids (a write concern not satisfied, a lost server) is thrown as
       // it is, nothing freed: the ids may be written, and ids are random, so a leftover
       // blocks nothing (see above), while a free sent to a failing primary would only wait.
       if (!(err instanceof MongoBulkWriteError) || !isDuplicateKey(err)) throw err;
       const failed = new Set(failedWrites(err).map((e) => e.index));
-      await this.free(ids.filter((_, i) => !failed.has(i)).map(({ id }) => id));
-      throw new DuplicateIdError(ids.filter((_, i) => failed.has(i)).map(({ id }) => id));
+      const held = await this.heldByOthers(ids.filter((_, i) => failed.has(i)).map(({ id }) => id), by);
+      if (held.length === 0) return;
+      await this.free(ids.map(({ id }) => id).filter((id) => !held.includes(id)));
+      throw new DuplicateIdError(held);
     }
+  }
+
+  /**
+   * Which of `ids`, refused as held, another reservation than `by` holds: the driver
+   * retries an insert whose answer a cut connection lost, and FerretDB (which keeps no
+   * record of retried writes) refuses the ids the first attempt wrote. One equality lookup
+   * each: FerretDB reads a whole collection for `$in`.
+   */
+  private async heldByOthers(ids: readonly string[], by: string): Promise<string[]> {
+    const holders = await Promise.all(ids.map((id) => this.held.findOne({ _id: id }, { projection: { by: 1 } })));
+    return ids.filter((_, i) => holders[i]?.by !== by);
   }
 
   /**

@@ -253,11 +253,16 @@ export class MessageLog {
       // Taken: the next try goes after the batch that took it, or after the highest head
       // written, if further (a head names a batch that committed, so never past the end):
       // with several nodes appending, the batch that took it is rarely the last.
-      this.retried();
       const [taken, hint] = await Promise.all([this.at(batch._id), this.heads.highest()]);
-      if (taken) this.seen(taken);
-      if (hint) this.seen(hint);
-      return false;
+      // Unless it is this very batch: the driver retried an insert whose answer a cut
+      // connection lost, and FerretDB, which keeps no record of retried writes, refused
+      // the repeat. Trying it again further on would log the batch twice.
+      if (taken?.by !== batch.by) {
+        this.retried();
+        if (taken) this.seen(taken);
+        if (hint) this.seen(hint);
+        return false;
+      }
     }
     this.seen(batch);
     this.heads.note(batch);

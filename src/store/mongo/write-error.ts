@@ -1,5 +1,5 @@
 import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
-import { StoreWriteError } from '../write-error.js';
+import { StoreUnavailableError, StoreWriteError } from '../write-error.js';
 
 /** MongoDB's OutOfDiskSpace; NotWritablePrimary, PrimarySteppedDown and InterruptedDueToReplStateChange (no primary to write to). */
 const full = new Set([14031]);
@@ -22,6 +22,11 @@ export function writeFailure(err: unknown): unknown {
     return new StoreWriteError(full.has(err.code), err);
   }
   return err;
+}
+
+/** The port's StoreUnavailableError for a read the server did not answer (see notAnswered); any other error as it is. */
+export function readFailure(err: unknown): unknown {
+  return notAnswered(err) ? new StoreUnavailableError(err) : err;
 }
 
 function notAnswered(err: unknown): boolean {

@@ -1,5 +1,5 @@
 import { HttpError, errors } from '../../model/errors.js';
-import { StoreWriteError } from '../../store/write-error.js';
+import { StoreUnavailableError, StoreWriteError } from '../../store/write-error.js';
 import type { Readable } from 'node:stream';
 import type { HttpResponse } from './uws.js';
 
@@ -127,7 +127,7 @@ export class Exchange {
    */
   error(err: unknown): void {
     if (this.aborted) return;
-    const e = err instanceof HttpError ? err : err instanceof StoreWriteError ? storeError(err) : errors.internal;
+    const e = err instanceof HttpError ? err : err instanceof StoreWriteError ? storeError(err) : err instanceof StoreUnavailableError ? errors.storeUnavailable : errors.internal;
     this.onError?.(e, err);
     this.send(e.http, `${JSON.stringify(e)}\n`);
   }

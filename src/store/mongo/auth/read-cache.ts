@@ -1,3 +1,4 @@
+import { readFailure } from '../write-error.js';
 import { LruMap } from '../../../model/lru-map.js';
 
 /** Reads remembered, least recently used forgotten first (keys come from requests: see the SQLite read cache). */
@@ -51,10 +52,11 @@ export class ReadCache {
 
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     const started = this.now();
-    while (this.verifiedAt <= started - staleReadBoundMs) await this.poll();
+    while (this.verifiedAt <= started - staleReadBoundMs) await this.poll().catch((err: unknown) => Promise.reject(readFailure(err)));
     const hit = this.memo.get(key) as Promise<T> | undefined;
     if (hit) return hit;
-    const reading = read();
+    // A database out of reach is answered 503, not 500: the request may be tried again.
+    const reading = read().catch((err: unknown) => Promise.reject(readFailure(err)));
     this.memo.set(key, reading);
     // A failure is not remembered: the next read asks again.
     reading.catch(() => this.memo.peek(key) === reading && this.memo.delete(key));
