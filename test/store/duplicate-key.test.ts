@@ -5,11 +5,12 @@ import { isDuplicateKey } from '../../src/store/mongo/duplicate-key.js';
 import { DuplicateIdError, MessageIds } from '../../src/store/mongo/message-ids.js';
 import { bulkDuplicateKeys, bulkWriteConcernTimeout, writeConcernTimeout } from '../support/driver-errors.js';
 
-/** A database whose message_ids insertMany fails with `failure`, recording the deletes sent after it. */
+/** A database whose message_ids insertMany fails with `failure`, recording the deletes sent after it; any id asked for is held by another reservation. */
 function idsFailingWith(failure: Error): { ids: MessageIds; deletes: unknown[] } {
   const deletes: unknown[] = [];
   const held = {
     insertMany: () => Promise.reject(failure),
+    findOne: (filter: { _id: string }) => Promise.resolve({ _id: filter._id, by: 'another reservation' }),
     deleteMany: (filter: unknown) => {
       deletes.push(filter);
       return Promise.resolve({ deletedCount: 0 });
