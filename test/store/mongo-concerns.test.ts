@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CommandStartedEvent, Document } from 'mongodb';
-import { StoreWriteError } from '../../src/store/write-error.js';
+import { StoreUnavailableError, StoreWriteError } from '../../src/store/write-error.js';
 import { MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { clientOptions, timeoutDefaults } from '../../src/store/mongo/concerns.js';
 import { MessageLog } from '../../src/store/mongo/message-log.js';
 import { openMongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { MongoSpendLedger } from '../../src/store/mongo/spend-ledger.js';
-import { writeFailure } from '../../src/store/mongo/write-error.js';
+import { readFailure, writeFailure } from '../../src/store/mongo/write-error.js';
 import { bulkWriteConcernTimeout, writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb, RecordedLog } from '../support/mongo-nodes.js';
@@ -50,6 +50,15 @@ describe('MongoDB write and read concerns', () => {
     assert.ok(single instanceof StoreWriteError && !single.full);
     const bulk = writeFailure(bulkWriteConcernTimeout(2));
     assert.ok(bulk instanceof StoreWriteError && !bulk.full);
+  });
+
+  it('concerns — a command written to a socket the server closed (the socket\'s own EPIPE, as mongodb 6.22 throws it) is a store not writable; another error stays as it is', () => {
+    const epipe = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    const gone = writeFailure(epipe);
+    assert.ok(gone instanceof StoreWriteError && !gone.full && gone.cause === epipe);
+    const bug = Object.assign(new Error('bad'), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.equal(writeFailure(bug), bug);
+    assert.ok(readFailure(epipe) instanceof StoreUnavailableError);
   });
 });
 

@@ -4,6 +4,8 @@ import { StoreUnavailableError, StoreWriteError } from '../write-error.js';
 /** MongoDB's OutOfDiskSpace; NotWritablePrimary, PrimarySteppedDown and InterruptedDueToReplStateChange (no primary to write to). */
 const full = new Set([14031]);
 const unwritable = new Set([10107, 189, 11602, 13435]);
+/** Socket errors of a connection that is gone. */
+const socketGone = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
 
 /**
  * The port's StoreWriteError for a write MongoDB did not take, or did not acknowledge
@@ -36,6 +38,9 @@ function notAnswered(err: unknown): boolean {
     err instanceof MongoWriteConcernError ||
     (err instanceof MongoBulkWriteError && [err.writeErrors].flat().length === 0) ||
     // The pool's wait for a connection (waitQueueTimeoutMS); its class is not exported.
-    (err instanceof MongoError && err.name === 'MongoWaitQueueTimeoutError')
+    (err instanceof MongoError && err.name === 'MongoWaitQueueTimeoutError') ||
+    // A command written to a socket the server had just closed: mongodb 6.22 throws the
+    // socket's own error, not a MongoNetworkError (seen with connections cut mid-commit).
+    (err instanceof Error && !(err instanceof MongoError) && socketGone.has((err as NodeJS.ErrnoException).code ?? ''))
   );
 }
