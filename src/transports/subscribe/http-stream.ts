@@ -88,8 +88,8 @@ class HttpStream extends HttpSink implements Connection, KeepaliveSlot {
 
   /**
    * A clean end, which ntfy's clients reconnect on: Android's JsonConnection at once, with
-   * `since=` the last message it got; `ntfy subscribe` after 10 s (without `since=`: its
-   * client/client.go says so in a TODO).
+   * `since=` the last message it got; `ntfy subscribe` after 10 s, without `since=` (ntfy's
+   * client/client.go does not pass one yet), so it misses what came meanwhile.
    */
   interrupt(): void {
     this.end();
