@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MongoServerError } from 'mongodb';
+import { MongoNetworkError, MongoServerError, type Collection } from 'mongodb';
 import { DuplicateIdError, MessageIds } from '../../src/store/mongo/message-ids.js';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
 import type { LostRange } from '../../src/store/live-feed.js';
 import { LogTail, type TailSource } from '../../src/store/mongo/message-log-tail.js';
+import { LogHeads } from '../../src/store/mongo/log-heads.js';
 import { bulkDuplicateKeys, writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';
@@ -111,6 +112,20 @@ describe('MongoDB log — batch identity (test double of the driver: FerretDB ca
     assert.deepEqual(lost, [{ from: 2, to: 4 }]);
   });
 
+  it('tail — a batch no writer\'s head names (its head write failed, or its writer died before it) is handed on within a check', async () => {
+    // given: a tail that read everything, heads that stop at 1, then batches 2-3 and 4 after it
+    const log = new ScriptedLog([batch(1, 1, 'a.1')]);
+    log.newestHint = () => Promise.resolve(batch(1, 1, 'a.1'));
+    setTimeout(() => log.put(batch(2, 3, 'a.2', 'a.1'), batch(4, 4, 'b.1', 'a.2')), 30);
+
+    // when
+    const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 4);
+
+    // then
+    assert.deepEqual(handed, [2, 4]);
+    assert.deepEqual(lost, []);
+  });
+
   it('tail — the same chain read again is handed on once, with nothing lost', async () => {
     const log = new ScriptedLog([batch(1, 1, 'a.1'), batch(2, 3, 'a.2', 'a.1'), batch(4, 4, 'b.1', 'a.2'), batch(5, 9, 'a.3', 'b.1')]);
     const { handed, lost } = await follow(log, batch(1, 1, 'a.1'), 9);
@@ -149,6 +164,26 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
     const next = await log.append({ events: [] });
     assert.equal(next._id, appended.last + 1);
     assert.equal(await db.collection('messages').countDocuments({ by: appended.by }), 1);
+  });
+
+  it('heads — a head write that failed is written again (a stubbed replaceOne stands in for a cut connection)', async () => {
+    // given: a head collection whose first write fails
+    const db = (await connect()).db((await ferretDb()).databaseName('heads-retried'));
+    const heads = await LogHeads.open(db, 'w');
+    const stored = (heads as unknown as { heads: Collection }).heads;
+    const replaceOne = stored.replaceOne.bind(stored);
+    stored.replaceOne = (() => {
+      stored.replaceOne = replaceOne;
+      return Promise.reject(new MongoNetworkError('connection cut'));
+    }) as typeof stored.replaceOne;
+
+    // when
+    heads.note(batch(5, 7, 'w.3'));
+
+    // then: written within the retry pause
+    const deadline = Date.now() + 2000;
+    while (!(await heads.highest()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(await heads.highest(), { _id: 5, last: 7, by: 'w.3' });
   });
 
   it('ids — a reservation whose answer was lost and whose retry FerretDB refused holds its ids (a stubbed insertMany stands in for the driver\'s retry)', async () => {

@@ -15,6 +15,8 @@ interface Stored {
 }
 
 const forgetAfterMs = 24 * 3600_000;
+/** Pause before a failed head write is tried again. */
+const retryMs = 100;
 
 /**
  * Where the log's newest batch is, as hinted by every writing process: the newest batch
@@ -28,7 +30,9 @@ const forgetAfterMs = 24 * 3600_000;
  * this a read of a few small documents.
  *
  * A process writes its head after each batch it appends, one write at a time: a batch
- * appended while one is being written is written next, with what came meanwhile.
+ * appended while one is being written is written next, with what came meanwhile. A head
+ * is a hint, never past the end: a process that dies between its insert and its head
+ * write leaves the head behind, and readers walk on from it by position.
  */
 export class LogHeads {
   /** The newest batch noted and not yet written. */
@@ -58,14 +62,21 @@ export class LogHeads {
     this.pending = undefined;
     this.writing = true;
     const head: Stored = { _id: this.writer, pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: Date.now() };
-    // A hint: a failed write leaves an older one, which a reader walks on from.
-    void this.heads
-      .replaceOne({ _id: this.writer }, head, { upsert: true })
-      .catch(() => undefined)
-      .finally(() => {
-        this.writing = false;
-        this.flush();
-      });
+    void this.heads.replaceOne({ _id: this.writer }, head, { upsert: true }).then(
+      () => this.written(),
+      () => {
+        // Tried again until it lands or a newer head replaces it: a tail that read
+        // everything looks for more only when a head says so (or once per check, see
+        // LogTail), so the last batch before a quiet spell would wait that long.
+        this.pending ??= batch;
+        setTimeout(() => this.written(), retryMs).unref();
+      },
+    );
+  }
+
+  private written(): void {
+    this.writing = false;
+    this.flush();
   }
 
   /** The highest head any process recorded; undefined when none did. */

@@ -51,7 +51,7 @@ const handedKept = 1000;
  *
  * A lookup that finds nothing waits `pollMs`, doubling up to `idlePollMs` while the log is
  * quiet, and asks the writers' heads (log-heads.ts) whether there is more before it looks
- * again; a batch this process appends wakes it at once. Every `checkMs` it reads where the
+ * again (every `checkMs` it looks without asking); a batch this process appends wakes it at once. Every `checkMs` it reads where the
  * writers say the log ends: if there are positions after its own yet none starts after it, either the
  * capped log dropped them before this node read them, or a failover rewrote the chain
  * behind the tail (a batch's `after` names its predecessor, and a tail that handed on a
@@ -119,8 +119,11 @@ export class LogTail {
 
   /** Reads the batch after the last one handed on; true if there was one. */
   private async step(): Promise<boolean> {
-    if (performance.now() - this.checkedAt >= this.options.checkMs) await this.check();
-    if (this.caughtUp && !this.appended && ((await this.source.newestHint())?.last ?? 0) <= this.last) return false;
+    // A check looks without asking the heads: a writer that died between its insert and
+    // its head write, or whose head write failed, leaves a batch no head names.
+    const checking = performance.now() - this.checkedAt >= this.options.checkMs;
+    if (checking) await this.check();
+    else if (this.caughtUp && !this.appended && ((await this.source.newestHint())?.last ?? 0) <= this.last) return false;
     this.appended = false;
     const next = await this.source.at(this.last + 1);
     this.caughtUp = !next;
