@@ -86,6 +86,9 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   return { config, warnings };
 }
 
+/** The most logs database-shards may ask for: each is a tail every node runs. */
+const maxShards = 64;
+
 /** ntfy's rules for settings that need each other (cmd/serve.go); a database-url holds the users as auth-file would. */
 function checkCombinations(c: Config): void {
   if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.enableReservations)) {
@@ -95,6 +98,7 @@ function checkCombinations(c: Config): void {
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
   // ntfy refuses them too: a limit of 0 would refuse every title, or every tag.
+  if (c.databaseShards < 0 || c.databaseShards > maxShards) throw new ConfigError(`database-shards must be between 0 and ${maxShards}`);
   if (c.messageTitleSizeLimit <= 0) throw new ConfigError('message-title-size-limit must be greater than 0');
   if (c.messageTagsSizeLimit <= 0) throw new ConfigError('message-tags-size-limit must be greater than 0');
   const upstream = c.upstream?.baseUrl;
@@ -182,6 +186,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     baseUrl: str('base-url').replace(/\/+$/, ''),
     listenHttp: parseListen(str('listen-http')),
     databaseUrl: str('database-url'),
+    databaseShards: v['database-shards'] as number,
     cacheSizeLimit: size('cache-size-limit'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),

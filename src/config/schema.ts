@@ -24,6 +24,11 @@ export const settings = {
     default: '',
     doc: 'Tocsin: mongodb:// or mongodb+srv:// URL of a MongoDB shared by every node, for every store instead of cache-file, auth-file and the attachment files; empty keeps them embedded',
   },
+  'database-shards': {
+    kind: 'int',
+    default: 0,
+    doc: 'Tocsin, with database-url: how many independent ordered logs topics hash into (commits to different logs never wait for each other; order and since= hold per topic); fixed when the database is first used, 0 takes the database\'s (8 for a new one)',
+  },
   'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
@@ -205,6 +210,7 @@ export interface Config {
   listenHttp: { host: string; port: number };
   /** Empty: the embedded stores (store/index.ts picks the backend). */
   databaseUrl: string;
+  databaseShards: number;
   cacheSizeLimit: number;
   cacheFile: string;
   cacheDurationMs: number;

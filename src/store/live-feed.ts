@@ -9,10 +9,24 @@ export interface FeedBatch {
   readonly committedAt: number;
 }
 
-/** Positions `from` to `to` (inclusive) whose events this process can no longer deliver live. */
+/**
+ * Where a feed is: the highest seq it handed on. A store of several ordered logs (the
+ * MongoDB store's shards) has one per log, by the log's index: seqs of two logs are not
+ * comparable, and a topic's are all in one log.
+ */
+export type FeedPosition = number | readonly number[];
+
+/** The position in log `log` of a feed at `position`. */
+export function positionIn(position: FeedPosition, log: number): number {
+  return typeof position === 'number' ? position : (position[log] ?? 0);
+}
+
+/** Positions `from` to `to` (inclusive) of log `log` whose events this process can no longer deliver live. */
 export interface LostRange {
   readonly from: number;
   readonly to: number;
+  /** Absent for a store of one log. */
+  readonly log?: number;
 }
 
 /**
@@ -27,7 +41,8 @@ export interface LostRange {
  *   messages, which are never stored (no `seq`) yet reach live subscribers where their
  *   batch put them. Scheduled messages not yet due are not emitted, nor anything of a
  *   batch whose commit failed.
- * - `position` is the highest seq handed to the followers of `batches$`. It moves only
+ * - `position` is the highest seq handed to the followers of `batches$` (one per log, see
+ *   FeedPosition; within a log what follows holds as said). It moves only
  *   after they received the batch carrying it: every stored event up to it has reached
  *   them, every later one is still to come. A subscription that attaches to the hub,
  *   reads `position` and then replays the cache thus knows which replayed messages may
@@ -44,13 +59,13 @@ export interface LostRange {
  * - `lost$`, for a feed that can fail to read what was committed (a node that fell behind a
  *   log that drops its oldest entries, or found a batch it handed on replaced after a
  *   failover), emits each range of positions it will never hand on, once, before
- *   `batches$` emits anything after it. Which topics those events had is unknown. A feed
+ *   `batches$` emits anything of its log after it. Which topics those events had is unknown. A feed
  *   that cannot lose (the embedded one hands each batch on in-process) has no `lost$`.
  * - `batches$` and `lost$` complete when the store closes.
  */
 export interface LiveFeed {
   readonly batches$: Observable<FeedBatch>;
   readonly lost$?: Observable<LostRange>;
-  readonly position: number;
+  readonly position: FeedPosition;
   committed(events: readonly Outbound[]): Promise<void> | undefined;
 }

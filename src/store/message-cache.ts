@@ -1,5 +1,6 @@
 import type { Message } from '../model/message.js';
 import type { Outbound } from '../model/outbound.js';
+import type { FeedPosition } from './live-feed.js';
 
 /** Where a replay starts (ntfy's `since=` marker). */
 export type Since =
@@ -21,7 +22,7 @@ export interface ReplayQuery {
    * subscription that goes on live: the replayed messages committed after it may still
    * arrive live, and `Replay.maybeLive` names them.
    */
-  livePosition?: number;
+  livePosition?: FeedPosition;
 }
 
 export interface Replay {

@@ -3,7 +3,7 @@ import { errors } from '../model/errors.js';
 import { controlEvent, messageJson } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import { Replayed } from '../model/replayed.js';
-import type { LiveFeed } from '../store/live-feed.js';
+import type { FeedPosition, LiveFeed } from '../store/live-feed.js';
 import type { MessageCache, Replay, Since } from '../store/message-cache.js';
 import { hold } from '../operators/hold.js';
 import { isEmptyFilter, matchFilter, passes, type MessageFilter } from '../operators/match-filter.js';
@@ -86,7 +86,7 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
  * been paid: 42905, everything given back. Answers the replays and the bytes they hold,
  * which stay reserved.
  */
-async function loadReplays(deps: SubscriptionDeps, req: SubscriptionRequest, allowance: ReplayAllowance, livePosition: number | undefined): Promise<{ replays: Replay[]; loaded: number }> {
+async function loadReplays(deps: SubscriptionDeps, req: SubscriptionRequest, allowance: ReplayAllowance, livePosition: FeedPosition | undefined): Promise<{ replays: Replay[]; loaded: number }> {
   const replays: Replay[] = [];
   if (req.since.kind === 'none') return { replays, loaded: 0 };
   const position = livePosition === undefined ? {} : { livePosition };

@@ -102,7 +102,7 @@ describe('nodes on one MongoDB — scheduled releases', { skip: ferretDbSkip(), 
   it('release — a claim outlives the capped log: a waiting copy left behind is not released again after the release left the log', async (t) => {
     // given: a message released, the waiting copy a crash before its removal leaves, and a
     // log (tiny cache-size-limit) that dropped the release's batch since
-    const { nodes, streams, client, database } = await twoNodes(t, 'release-rolled', 'rolled', { 'cache-size-limit': '4k' });
+    const { nodes, streams, client, database } = await twoNodes(t, 'release-rolled', 'rolled', { 'cache-size-limit': '4k', 'database-shards': '1' });
     const [a, b] = nodes as [TestServer, TestServer];
     const { json: due } = await publish(`${a.url}/rolled`, 'due', { Delay: '1h' });
     const copies = client.db(database).collection<WaitingMessage>('scheduled_messages');

@@ -3,19 +3,19 @@ import { describe, it } from 'node:test';
 import type { CommandStartedEvent, Db, Document } from 'mongodb';
 import type { Since } from '../../src/store/message-cache.js';
 import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
-import { MessageLog } from '../../src/store/mongo/message-log.js';
+import { LogShards } from '../../src/store/mongo/log-shards.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb, RecordedLog, rollOut } from '../support/mongo-nodes.js';
 import { entry, ids, message, now } from './contracts/cache-messages.js';
 
-/** A cache on a client of its own that records every command it sends, on a fresh database. */
+/** A cache on a client of its own that records every command it sends, on a fresh database, with one log (the `messages` collection the tests watch). */
 async function watchedCache(label: string, capBytes = 64 << 20): Promise<{ cache: MongoMessageCache; commands: CommandStartedEvent[]; errors: RecordedLog; db: Db }> {
   const commands: CommandStartedEvent[] = [];
   const client = await connect(undefined, { monitorCommands: true });
   client.on('commandStarted', (e) => commands.push(e));
   const db = client.db((await ferretDb()).databaseName(label));
   const errors = new RecordedLog();
-  const cache = await MongoMessageCache.open(db, await MessageLog.open(db, capBytes), (err) => errors.error({ err }, 'clean-up'));
+  const cache = await MongoMessageCache.open(db, await LogShards.open(db, 1, capBytes), (err) => errors.error({ err }, 'clean-up'));
   return { cache, commands, errors, db };
 }
 

@@ -5,6 +5,7 @@ import { StoreUnavailableError, StoreWriteError } from '../../src/store/write-er
 import { MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { clientOptions, timeoutDefaults } from '../../src/store/mongo/concerns.js';
 import { MessageLog } from '../../src/store/mongo/message-log.js';
+import { defaultShards } from '../../src/store/mongo/log-shards.js';
 import { openMongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { MongoSpendLedger } from '../../src/store/mongo/spend-ledger.js';
 import { readFailure, writeFailure } from '../../src/store/mongo/write-error.js';
@@ -72,10 +73,10 @@ describe('MongoDB write and read concerns on the wire (FerretDB)', { skip: ferre
     client.on('commandStarted', (e) => commands.push(e));
     const database = server.databaseName('concerns');
     const db = client.db(database);
-    const node = await openMongoMessageStore(db, { capBytes: 64 << 20, log: new RecordedLog(), tail: { pollMs: 1 } });
+    const node = await openMongoMessageStore(db, { capBytes: 64 << 20, shards: 0, log: new RecordedLog(), tail: { pollMs: 1 } });
 
     // when: the stores write and read
-    const log = await MessageLog.open(db, 64 << 20);
+    const log = await MessageLog.open(db, (64 << 20) / defaultShards);
     const stored = message('concerns');
     const scheduled = message('concerns', { time: now + 60 });
     await node.cache.add([entry(stored), entry(scheduled, false)]);
@@ -93,7 +94,7 @@ describe('MongoDB write and read concerns on the wire (FerretDB)', { skip: ferre
     const written = commands.filter((c) => writes.has(c.commandName));
     assert.ok(written.length >= 6, `${written.length} writes`);
     for (const c of written) assert.deepEqual(c.command.writeConcern, majority, `${c.commandName} ${collectionOf(c)}`);
-    const positions = commands.filter((c) => reads.has(c.commandName) && ['messages', 'message_ids', 'scheduled_messages'].includes(collectionOf(c)));
+    const positions = commands.filter((c) => reads.has(c.commandName) && /^(messages(_\d+)?|message_ids|scheduled_messages)$/.test(collectionOf(c)));
     assert.ok(positions.some((c) => typeof (c.command.filter as { _id?: unknown } | undefined)?._id === 'number'), 'the tail');
     assert.ok(positions.some((c) => c.command.limit === 1 && Object.keys(c.command.filter as object).length === 0), 'the chain head');
     for (const c of positions) assert.deepEqual({ ...c.command.readConcern }, { level: 'majority' }, `${c.commandName} ${JSON.stringify(c.command.filter)}`);

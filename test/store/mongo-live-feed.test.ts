@@ -11,6 +11,8 @@ import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { ferretDb, messageNode, type MessageNode } from '../support/mongo-nodes.js';
+import { defaultShards, shardOf } from '../../src/store/mongo/log-shards.js';
+import { logCollection } from '../../src/store/mongo/message-log.js';
 import { tempDir } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { entry, message } from './contracts/cache-messages.js';
@@ -38,7 +40,7 @@ const mongo: Open<Store> = async (location) => {
 };
 
 describe('MongoDB live feed (FerretDB)', { skip: ferretDbSkip() }, () => {
-  describeLiveFeed('mongodb', mongo, { uncachedAfterStored: true });
+  describeLiveFeed('mongodb', mongo, { uncachedAfterStored: true, logOf: (topic) => shardOf(topic, defaultShards) });
 });
 
 /** The events `feed` emits from now on, as they come. */
@@ -104,16 +106,20 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     );
     const [onA, onB] = await Promise.all([fromA.next(total), fromB.next(total)]);
 
-    // then
-    assert.deepEqual(idsOf(onB), idsOf(onA), 'one order on every node');
+    // then: the writers' topics are spread over the logs, each topic in one order on every node
+    assert.ok(new Set(writers.map((_, w) => shardOf(`w${w}`, defaultShards))).size > 1);
+    const byTopic = (events: typeof onA, w: number): string[] => idsOf(events.filter((e) => e.head.topic === `w${w}`));
+    for (const w of writers.keys()) assert.deepEqual(byTopic(onB, w), byTopic(onA, w), `one order of w${w} on every node`);
     assert.equal(new Set(idsOf(onA)).size, total, 'each once');
     for (const [w, { batches, uncached }] of writers.entries()) {
       const own = batches.flat();
       const expected = [...own.slice(0, 8), ...own.slice(8, 10), uncached, ...own.slice(10)].map((m) => m.id);
       assert.deepEqual(idsOf(onA.filter((e) => e.head.topic === `w${w}`)), expected, `writer ${w}`);
     }
-    const seqs = onA.flatMap((e) => (e.seq === undefined ? [] : [e.seq]));
-    assert.ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)), 'positions increase');
+    for (const log of new Set(onA.map((e) => shardOf(e.head.topic, defaultShards)))) {
+      const seqs = onA.flatMap((e) => (e.seq === undefined || shardOf(e.head.topic, defaultShards) !== log ? [] : [e.seq]));
+      assert.ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)), `positions increase in log ${log}`);
+    }
     assert.deepEqual([a.log.errors, b.log.errors], [[], []]);
   });
 
@@ -159,11 +165,12 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     const positions: number[] = [];
     for (const m of later) positions.push(...(await publish(a, [m])));
     const p4 = positions[2] as number;
-    await a.client.db(a.database).collection<{ _id: number }>('messages').deleteMany({ _id: { $lt: p4 } });
+    const shard = shardOf('roll', defaultShards);
+    await a.client.db(a.database).collection<{ _id: number }>(logCollection(shard)).deleteMany({ _id: { $lt: p4 } });
     proxy.refusing = false;
 
     // then: b says which positions it lost, and delivers what the log still holds
-    assert.deepEqual(await lost, { from: (p1 as number) + 1, to: p4 - 1 });
+    assert.deepEqual(await lost, { from: (p1 as number) + 1, to: p4 - 1, log: shard });
     assert.deepEqual(idsOf(await fromB.next(3)), [m1.id, later[2]?.id, later[3]?.id]);
   });
 

@@ -63,7 +63,7 @@ describe('MongoDB log — cache-size-limit on an existing log, on FerretDB', { s
     await first.exited;
     const refused = await serveUntilExit(['--database-url', url, '--cache-size-limit', '3M']);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /cache-size-limit is 3145728 bytes, but the message log \(collection "messages"\) is capped at 2097152 bytes and this server cannot resize it/);
+    assert.match(refused.stderr, /cache-size-limit is 3145728 bytes \(393216 for each of its 8 logs\), but the message log \(collection "messages(_\d)?"\) is capped at 262144 bytes and this server cannot resize it/);
     const again = await spawnServer(['--database-url', url, '--cache-size-limit', '2M']);
     assert.equal((await fetch(`${again.url}/v1/health`)).status, 200);
     again.child.kill('SIGTERM');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MongoNetworkError, MongoServerError, type Collection } from 'mongodb';
+import { MongoNetworkError, MongoServerError } from 'mongodb';
 import { DuplicateIdError, MessageIds } from '../../src/store/mongo/message-ids.js';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
 import type { LostRange } from '../../src/store/live-feed.js';
 import { LogTail, type TailSource } from '../../src/store/mongo/message-log-tail.js';
-import { LogHeads } from '../../src/store/mongo/log-heads.js';
+import { HeadsBoard, LogHeads } from '../../src/store/mongo/log-heads.js';
 import { bulkDuplicateKeys, writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';
@@ -169,8 +169,9 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
   it('heads — a head write that failed is written again (a stubbed replaceOne stands in for a cut connection)', async () => {
     // given: a head collection whose first write fails
     const db = (await connect()).db((await ferretDb()).databaseName('heads-retried'));
-    const heads = await LogHeads.open(db, 'w');
-    const stored = (heads as unknown as { heads: Collection }).heads;
+    const board = await HeadsBoard.open(db);
+    const heads = LogHeads.of(board, 'w', 0);
+    const stored = board.heads;
     const replaceOne = stored.replaceOne.bind(stored);
     stored.replaceOne = (() => {
       stored.replaceOne = replaceOne;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Db } from 'mongodb';
 import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
-import { MessageLog } from '../../src/store/mongo/message-log.js';
+import type { MessageLog } from '../../src/store/mongo/message-log.js';
+import { LogShards } from '../../src/store/mongo/log-shards.js';
 import type { WaitingMessage } from '../../src/store/mongo/scheduled.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb, RecordedLog, rollOut } from '../support/mongo-nodes.js';
@@ -21,8 +22,10 @@ interface Node {
 async function openNode(database?: string, capBytes = tiny): Promise<Node & { db: Db }> {
   const db = (await connect()).db(database ?? (await ferretDb()).databaseName('claims'));
   const errors = new RecordedLog();
-  const log = await MessageLog.open(db, capBytes);
-  const cache = await MongoMessageCache.open(db, log, (err) => errors.error({ err }, 'clean-up'));
+  // One log: the tests read its head and roll out its collection (rollOut).
+  const shards = await LogShards.open(db, 1, capBytes);
+  const log = shards.logs[0] as MessageLog;
+  const cache = await MongoMessageCache.open(db, shards, (err) => errors.error({ err }, 'clean-up'));
   return { cache, log, errors, db };
 }
 

@@ -46,7 +46,7 @@ export async function messageNode(database?: string, options: Partial<MessageSto
   const client = await connect(options.url);
   const name = database ?? (await ferretDb()).databaseName('log');
   const log = new RecordedLog();
-  const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options });
+  const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options, shards: options.shards ?? 0 });
   return { ...store, database: name, log, client };
 }
 

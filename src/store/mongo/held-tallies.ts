@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { collection } from './concerns.js';
-import type { OldestHeld } from './log-lookups.js';
 import type { LogEvent } from './message-log.js';
 
 /** Seconds of expiry one tally document covers: one document a minute of expiries per node. */
@@ -59,7 +58,9 @@ const counted: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
  *   expiry, when `prune` forgets their bucket;
  * - the capped log drops batches before their messages expire: their share is estimated by
  *   time, a bucket whose messages are all older than the oldest held batch counting 0, one
- *   straddling it in proportion; off by at most a bucket's straddling part per node;
+ *   straddling it in proportion; off by at most a bucket's straddling part per node (with
+ *   several logs, by the oldest of their oldest batches, also off by what the other logs
+ *   dropped after it: topics spread evenly, so the logs wrap at about the same time);
  * - `topics` lists a topic until its newest counted expiry, even if the log dropped it.
  */
 export class HeldTallies {
@@ -98,14 +99,14 @@ export class HeldTallies {
     return write;
   }
 
-  /** Messages counted whose expiry is after `floor`, in the share the log still holds. */
-  async held(floor: number, oldest: OldestHeld | undefined): Promise<number> {
-    return this.sum(oldest, (expires) => expires > floor);
+  /** Messages counted whose expiry is after `floor`, in the share the log still holds (it holds what is `since` or newer). */
+  async held(floor: number, since: number): Promise<number> {
+    return this.sum(since, (expires) => expires > floor);
   }
 
   /** Messages counted whose expiry is in (floor, now]: what a prune at `now` removes. */
-  async expiring(floor: number, now: number, oldest: OldestHeld | undefined): Promise<number> {
-    return this.sum(oldest, (expires) => expires > floor && expires <= now);
+  async expiring(floor: number, now: number, since: number): Promise<number> {
+    return this.sum(since, (expires) => expires > floor && expires <= now);
   }
 
   /** Topics with a message counted whose expiry is after `floor`. */
@@ -130,12 +131,12 @@ export class HeldTallies {
     }
   }
 
-  private async sum(oldest: OldestHeld | undefined, within: (expires: number) => boolean): Promise<number> {
+  private async sum(since: number, within: (expires: number) => boolean): Promise<number> {
     await this.writes;
     let total = 0;
     for (const doc of await this.tallies.find({}).toArray()) {
       const messages = doc.counts.reduce((sum, { e, n }) => (within(e) ? sum + n : sum), 0);
-      total += messages * heldShare(doc, oldest);
+      total += messages * heldShare(doc, since);
     }
     return Math.round(total);
   }
@@ -180,9 +181,8 @@ export class HeldTallies {
   }
 }
 
-/** The share of a tally's messages the log still holds, estimated by their times against the oldest batch held. */
-function heldShare(doc: TallyDoc, oldest: OldestHeld | undefined): number {
-  const since = oldest?.time ?? -Infinity;
+/** The share of a tally's messages the log still holds, estimated by their times against `since`, the oldest batch's. */
+function heldShare(doc: TallyDoc, since: number): number {
   if (doc.from >= since) return 1;
   if (doc.to < since) return 0;
   return (doc.to - since + 1) / (doc.to - doc.from + 1);

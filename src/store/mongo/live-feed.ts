@@ -2,6 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed, LostRange } from '../live-feed.js';
+import type { LogShards } from './log-shards.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
 import { LogTail, type TailOptions } from './message-log-tail.js';
 import { writeFailure } from './write-error.js';
@@ -14,8 +15,9 @@ export interface FeedOptions extends TailOptions {
 }
 
 /**
- * The live feed of a node on the MongoDB log: every node tails the log (message-log-tail.ts),
- * so every node's subscribers get every commit, whichever node made it, in position order.
+ * The live feed of a node on the MongoDB logs: every node tails every log (message-log-tail.ts,
+ * one tail per shard of log-shards.ts), so every node's subscribers get every commit,
+ * whichever node made it, in position order within each log, hence within each topic.
  * Stored and released events reach the log through the cache; `committed` writes only the
  * `Cache: no` events, as a log batch of their own, and answers with that write. They thus
  * come after the stored events of the same publish batch (which the cache wrote first),
@@ -30,56 +32,69 @@ export interface FeedOptions extends TailOptions {
 export class MongoLiveFeed implements LiveFeed {
   private readonly subject = new Subject<FeedBatch>();
   private readonly lost = new Subject<LostRange>();
-  private handed: number;
-  private readonly tail: LogTail;
+  /** By log: the highest position handed on. */
+  private readonly handed: number[];
+  private readonly tails: LogTail[];
   readonly batches$ = this.subject.asObservable();
   readonly lost$: Observable<LostRange> = this.lost.asObservable();
 
-  /** Follows `log` from its newest batch: what came before is the cache's to replay. */
-  static async open(log: MessageLog, options: FeedOptions): Promise<MongoLiveFeed> {
-    const newest = await log.newest();
-    if (!newest) throw new Error('the message log holds no batch to follow from');
-    return new MongoLiveFeed(log, newest, options);
+  /** Follows each log from its newest batch: what came before is the cache's to replay. */
+  static async open(shards: LogShards, options: FeedOptions): Promise<MongoLiveFeed> {
+    const newest = await Promise.all(shards.logs.map((log) => log.newest()));
+    if (newest.some((batch) => !batch)) throw new Error('a message log holds no batch to follow from');
+    return new MongoLiveFeed(shards, newest as LogBatch[], options);
   }
 
   private constructor(
-    private readonly log: MessageLog,
-    start: LogBatch,
+    private readonly shards: LogShards,
+    starts: LogBatch[],
     options: FeedOptions,
   ) {
-    this.handed = start.last;
-    this.tail = new LogTail(log, start, {
-      batch: (batch) => this.hand(batch),
-      lost: (range) => this.lost.next(range),
+    this.handed = starts.map((start) => start.last);
+    // One lag for the node: each tail's, the largest of them since the last report.
+    const lags = starts.map(() => 0);
+    this.tails = shards.logs.map((log, shard) => new LogTail(log, starts[shard] as LogBatch, {
+      batch: (batch) => this.hand(shard, batch),
+      lost: (range) => this.lost.next(shards.logs.length > 1 ? { ...range, log: shard } : range),
       error: options.onError,
-      ...(options.onLag && { lag: options.onLag }),
-    }, options);
+      ...(options.onLag && {
+        lag: (positions: number) => {
+          lags[shard] = positions;
+          options.onLag?.(Math.max(...lags));
+        },
+      }),
+    }, options));
   }
 
-  get position(): number {
-    return this.handed;
+  get position(): number | readonly number[] {
+    return this.handed.length === 1 ? (this.handed[0] as number) : [...this.handed];
   }
 
   committed(events: readonly Outbound[]): Promise<void> | undefined {
     const uncached = events.filter((e) => e.seq === undefined).map(toUncachedEvent);
     if (uncached.length === 0) return undefined;
-    return this.log.append({ events: uncached }).then(
+    const byLog = new Map<MessageLog, LogEvent[]>();
+    for (const e of uncached) {
+      const log = this.shards.of(e.topic);
+      byLog.set(log, [...(byLog.get(log) ?? []), e]);
+    }
+    return Promise.all([...byLog].map(([log, own]) => log.append({ events: own }))).then(
       () => undefined,
       (err: unknown) => Promise.reject(writeFailure(err)),
     );
   }
 
   async close(): Promise<void> {
-    this.tail.stop();
+    for (const tail of this.tails) tail.stop();
     this.subject.complete();
     this.lost.complete();
   }
 
-  private hand(batch: LogBatch): void {
+  private hand(shard: number, batch: LogBatch): void {
     const events = batch.events.flatMap((event, i) => toOutbound(event, batch._id + i));
     if (events.length > 0) this.subject.next({ events, committedAt: performance.now() });
     // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
-    for (const event of events) if (event.seq !== undefined && event.seq > this.handed) this.handed = event.seq;
+    for (const event of events) if (event.seq !== undefined && event.seq > (this.handed[shard] as number)) this.handed[shard] = event.seq;
   }
 }
 

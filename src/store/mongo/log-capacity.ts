@@ -13,17 +13,19 @@ export function cappedSize(bytes: number): number {
  * instead (cache-size-limit changed since it was made): `collMod` with `cappedSize`
  * (MongoDB 6.0 and later), then `resized` says so. Where the server refuses (FerretDB
  * 1.24 has no `collMod`; an older MongoDB has no `cappedSize`) this throws, naming both
- * sizes and the ways out, so that a changed setting is never silently ignored.
+ * sizes and the ways out, so that a changed setting is never silently ignored. Sizes are
+ * per log; cache-size-limit is shared by the database's `logs` (log-shards.ts).
  */
-export async function fitCapSize(db: Db, name: string, current: number, wanted: number, resized: (from: number, to: number) => void): Promise<void> {
+export async function fitCapSize(db: Db, name: string, current: number, wanted: number, resized: (from: number, to: number) => void, logs = 1): Promise<void> {
   if (current === wanted || current === cappedSize(wanted)) return;
   try {
     await db.command({ collMod: name, cappedSize: wanted });
   } catch (err) {
     if (!(err instanceof MongoServerError)) throw err;
+    const each = logs > 1 ? ` (${wanted} for each of its ${logs} logs)` : '';
     throw new Error(
-      `cache-size-limit is ${wanted} bytes, but the message log (collection "${name}") is capped at ${current} bytes and this server cannot resize it (collMod cappedSize: ${err.message}). ` +
-        `Set cache-size-limit to ${current} to keep the log as it is; or resize it on MongoDB 6.0 or later; or stop every node and drop the "${name}" collection, which the next start makes at the new size (the cached messages are lost).`,
+      `cache-size-limit is ${wanted * logs} bytes${each}, but the message log (collection "${name}") is capped at ${current} bytes and this server cannot resize it (collMod cappedSize: ${err.message}). ` +
+        `Set cache-size-limit to ${current * logs} to keep the log as it is; or resize it on MongoDB 6.0 or later; or stop every node and drop the "${name}" collection, which the next start makes at the new size (the cached messages are lost).`,
     );
   }
   resized(current, wanted);

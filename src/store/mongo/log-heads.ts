@@ -5,8 +5,10 @@ import type { LogBatch } from './message-log.js';
 export type Head = Pick<LogBatch, '_id' | 'last' | 'by'>;
 
 interface Stored {
-  /** The writing process. */
+  /** The writing process (each log of a process writes as one of its own). */
   _id: string;
+  /** The log written (log-shards.ts); absent in heads of older versions, which had one log. */
+  shard?: number;
   pos: number;
   last: number;
   by?: string;
@@ -40,14 +42,18 @@ export class LogHeads {
   private writing = false;
 
   private constructor(
-    private readonly heads: Collection<Stored>,
+    private readonly board: HeadsBoard,
     private readonly writer: string,
+    private readonly shard: number,
   ) {}
 
-  static async open(db: Db, writer: string): Promise<LogHeads> {
-    const heads = collection<Stored>(db, 'log_heads', 'position');
-    await heads.deleteMany({ t: { $lt: Date.now() - forgetAfterMs } });
-    return new LogHeads(heads, writer);
+  /** The heads of log `shard`, as `writer` writes them, read through a process's `board`. */
+  static of(board: HeadsBoard, writer: string, shard: number): LogHeads {
+    return new LogHeads(board, writer, shard);
+  }
+
+  private get heads(): Collection<Stored> {
+    return this.board.heads;
   }
 
   /** Records `batch` as this process's newest: now, or after the write in flight. */
@@ -61,7 +67,7 @@ export class LogHeads {
     const batch = this.pending;
     this.pending = undefined;
     this.writing = true;
-    const head: Stored = { _id: this.writer, pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: Date.now() };
+    const head: Stored = { _id: this.writer, ...(this.shard > 0 && { shard: this.shard }), pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: Date.now() };
     void this.heads.replaceOne({ _id: this.writer }, head, { upsert: true }).then(
       () => this.written(),
       () => {
@@ -79,10 +85,35 @@ export class LogHeads {
     this.flush();
   }
 
-  /** The highest head any process recorded; undefined when none did. */
+  /** The highest head any process recorded of this log; undefined when none did. */
   async highest(): Promise<Head | undefined> {
-    const all = await this.heads.find().toArray();
+    const all = (await this.board.read()).filter((h) => (h.shard ?? 0) === this.shard);
     const top = all.reduce<Stored | undefined>((best, h) => (best && best.last >= h.last ? best : h), undefined);
     return top && { _id: top.pos, last: top.last, ...(top.by !== undefined && { by: top.by }) };
+  }
+}
+
+/**
+ * The heads of every log of the database (one collection, a few small documents per
+ * process), read once for all the logs of a process: a read asked for while one is in
+ * flight joins it, so the tails of several logs, which wake at the same instants when idle
+ * (LogTail), cost one read between them.
+ */
+export class HeadsBoard {
+  private reading: Promise<Stored[]> | undefined;
+
+  private constructor(readonly heads: Collection<Stored>) {}
+
+  static async open(db: Db): Promise<HeadsBoard> {
+    const heads = collection<Stored>(db, 'log_heads', 'position');
+    await heads.deleteMany({ t: { $lt: Date.now() - forgetAfterMs } });
+    return new HeadsBoard(heads);
+  }
+
+  read(): Promise<Stored[]> {
+    this.reading ??= this.heads.find().toArray().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
   }
 }

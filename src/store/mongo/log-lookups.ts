@@ -41,3 +41,12 @@ export async function oldestHeld(batches: Collection<LogBatch>): Promise<OldestH
   const times = oldest.events.map((e) => e.time);
   return { first: oldest._id, time: times.length === 0 ? -Infinity : Math.min(...times) };
 }
+
+/**
+ * The earliest time the logs surely still hold: the oldest of their oldest batches'
+ * (-Infinity while one of them holds its first batch, or none holds any).
+ */
+export async function heldSince(logs: readonly { batches: Collection<LogBatch> }[]): Promise<number> {
+  const oldest = await Promise.all(logs.map((log) => oldestHeld(log.batches)));
+  return Math.min(...oldest.map((o) => o?.time ?? -Infinity));
+}

@@ -5,10 +5,11 @@ import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../me
 import { DroppedAttachments } from './dropped-attachments.js';
 import { HeldTallies } from './held-tallies.js';
 import { firstOfEachId } from './import-dedupe.js';
-import { batchesHolding, oldestHeld } from './log-lookups.js';
+import { batchesHolding, heldSince, lookUp, oldestHeld } from './log-lookups.js';
 import { MessageIds } from './message-ids.js';
 import { batchDrafts } from './batch-drafts.js';
-import type { BatchDraft, LogBatch, LogEvent, MessageLog } from './message-log.js';
+import type { BatchDraft, LogBatch, LogEvent } from './message-log.js';
+import type { LogShards } from './log-shards.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
 import { ReleaseClaims } from './release-claims.js';
@@ -22,9 +23,10 @@ const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_de
 const importedStats = 'import';
 
 /**
- * The message cache on the MongoDB log (message-log.ts), shared by every node on the
- * database. A batch commits as one log insert, after its ids are reserved (message-ids.ts)
- * and before its waiting messages are copied out (scheduled.ts). Releasing and replacing
+ * The message cache on the MongoDB logs (message-log.ts), shared by every node on the
+ * database. A batch commits as one log insert into the log of each of its topics' shards
+ * (log-shards.ts; inserts into different logs run at once), after its ids are reserved
+ * (message-ids.ts) and before its waiting messages are copied out (scheduled.ts). Releasing and replacing
  * a scheduled message both claim it, durably (release-claims.ts) and by a log insert with
  * a unique `claim`, so exactly one of them wins, on any node. Expiry is applied at query
  * time: `prune` moves a watermark below which `count` and `topics` no longer see
@@ -40,7 +42,7 @@ export class MongoMessageCache implements MessageCache {
   private readonly replays: LogReplay;
 
   private constructor(
-    private readonly log: MessageLog,
+    private readonly shards: LogShards,
     private readonly ids: MessageIds,
     private readonly scheduled: ScheduledMessages,
     private readonly dropped: DroppedAttachments,
@@ -49,13 +51,13 @@ export class MongoMessageCache implements MessageCache {
     private readonly tallies: HeldTallies,
     private readonly onError: (err: unknown) => void,
   ) {
-    this.replays = new LogReplay(log, scheduled, dropped, claims);
+    this.replays = new LogReplay(shards, scheduled, dropped, claims);
   }
 
-  static async open(db: Db, log: MessageLog, onError: (err: unknown) => void): Promise<MongoMessageCache> {
+  static async open(db: Db, shards: LogShards, onError: (err: unknown) => void): Promise<MongoMessageCache> {
     const counters = NodeCounters.open(db);
     const [ids, scheduled, dropped, claims, tallies] = [MessageIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), ReleaseClaims.open(db), HeldTallies.open(db, counters.node)];
-    return new MongoMessageCache(log, ids, scheduled, dropped, counters, claims, tallies, onError);
+    return new MongoMessageCache(shards, ids, scheduled, dropped, counters, claims, tallies, onError);
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -72,19 +74,36 @@ export class MongoMessageCache implements MessageCache {
     const waiting = committed.filter(({ event }) => event.kind === 'waiting');
     await this.scheduled.hold(waiting).catch(this.onError);
     await this.scheduled.remove(replaced).catch(this.onError);
-    return { seqs: committed.map(({ pos }) => pos), replaced };
+    // Each event's position in its log; ids are unique (reserved above).
+    const positions = new Map(committed.map(({ event, pos }) => [event.id, pos]));
+    return { seqs: events.map(({ id }) => positions.get(id) as number), replaced };
   }
 
   /**
    * The batch's log inserts into `appended`, after the claims of the waiting messages it
-   * replaces; answers those. A batch too big for one document is written as several in
-   * order (batch-drafts.ts): should one fail, those before it stand, committed and delivered,
-   * though the publishes of the whole batch fail (as a write whose acknowledgement was lost).
+   * replaces; answers those. Each shard's events go to its log, all logs at once. A batch
+   * too big for one document is written as several in order (batch-drafts.ts): should one
+   * fail, those before it (and other logs' inserts) stand, committed and delivered, though
+   * the publishes of the whole batch fail (as a write whose acknowledgement was lost).
    */
   private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
     const replaced = await this.replaceWaiting(entries, events);
-    for (const draft of batchDrafts(events)) appended.push(await this.counted(draft.events, () => this.log.append(draft)));
+    await this.eachShard(events, async (shard, own) => {
+      for (const draft of batchDrafts(own)) appended.push(await this.counted(draft.events, () => this.shards.logs[shard]!.append(draft)));
+    });
     return replaced;
+  }
+
+  /** Runs `write` for each shard's events (in order), all shards at once; fails with the first failure once all ended. */
+  private async eachShard(events: readonly LogEvent[], write: (shard: number, own: LogEvent[]) => Promise<void>): Promise<void> {
+    const byShard = new Map<number, LogEvent[]>();
+    for (const e of events) {
+      const shard = this.shards.index(e.topic);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), e]);
+    }
+    const ends = await Promise.allSettled([...byShard].map(([shard, own]) => write(shard, own)));
+    const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
+    if (failed) throw failed.reason;
   }
   /**
    * Runs `write`, a log insert of `events`, with the events counted in the tallies: their
@@ -118,16 +137,17 @@ export class MongoMessageCache implements MessageCache {
    */
   private async claimed(waiting: WaitingRef, draft: Omit<BatchDraft, 'claim'>): Promise<LogBatch | undefined> {
     const id = waiting._id;
-    const taken = await this.claims.take(id, Math.max(this.log.head, waiting.pos), waiting.expires);
+    const log = this.shards.of(waiting.topic);
+    const taken = await this.claims.take(id, Math.max(log.head, waiting.pos), waiting.expires);
     if (taken.by === 'other') {
       if (taken.settled) return undefined;
-      const oldest = await oldestHeld(this.log.batches);
+      const oldest = await oldestHeld(log.batches);
       if (!oldest || oldest.first > taken.after + 1) {
         this.onError(new Error(`message ${id}: its claim was left pending (a crash?) and the log no longer holds what followed it; not released, so it is not released twice`));
         return undefined;
       }
     }
-    const batch = await this.counted(draft.events, () => this.log.claim(id, draft));
+    const batch = await this.counted(draft.events, () => log.claim(id, draft));
     if (batch) await this.claims.settle(id, batch._id).catch(this.onError);
     return batch;
   }
@@ -172,7 +192,7 @@ export class MongoMessageCache implements MessageCache {
     const waiting = copy ? waitingEvent(copy) : await this.waitingInLog(id);
     if (!waiting) return undefined;
     const { pos, ...event } = { ...waiting, kind: 'released' as const };
-    const batch = await this.claimed({ _id: id, expires: event.expires, pos }, { topics: [event.topic], events: [event] });
+    const batch = await this.claimed({ _id: id, topic: event.topic, expires: event.expires, pos }, { topics: [event.topic], events: [event] });
     // Claimed now or before (a process that died before removing it): the copy goes.
     await this.scheduled.remove([id]).catch(this.onError);
     return batch;
@@ -180,8 +200,9 @@ export class MongoMessageCache implements MessageCache {
 
   /** A waiting message whose copy is missing: its process died between the log insert and the copy, or it was claimed. */
   private async waitingInLog(id: string): Promise<(LogEvent & { pos: number }) | undefined> {
-    const batch = await this.log.batches.findOne({ ids: id });
-    const hit = batch && found(batch).find(({ event: e }) => e.id === id && e.kind === 'waiting');
+    // Its topic is unknown, hence its log: each is asked.
+    const batches = await lookUp(this.shards.logs, (log) => log.batches.findOne({ ids: id }));
+    const hit = batches.flatMap((batch) => (batch ? found(batch) : [])).find(({ event: e }) => e.id === id && e.kind === 'waiting');
     return hit ? { ...hit.event, pos: hit.pos } : undefined;
   }
 
@@ -190,8 +211,8 @@ export class MongoMessageCache implements MessageCache {
   }
 
   async prune(nowSeconds: number): Promise<number> {
-    const [floor, oldest] = await Promise.all([this.prunedBefore(), oldestHeld(this.log.batches)]);
-    const expired = await this.tallies.expiring(floor, nowSeconds, oldest);
+    const [floor, since] = await Promise.all([this.prunedBefore(), heldSince(this.shards.logs)]);
+    const expired = await this.tallies.expiring(floor, nowSeconds, since);
     await this.counters.set('pruned', nowSeconds);
     await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds), this.tallies.prune(nowSeconds), this.pruneClaims(nowSeconds)]);
     return expired;
@@ -205,7 +226,7 @@ export class MongoMessageCache implements MessageCache {
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {
-    const batches = await batchesHolding(this.log.batches, ids);
+    const batches = await this.holding(ids);
     const wanted = new Set(ids);
     const messages = batches.flatMap((b) => b.events).filter((e) => wanted.has(e.id) && e.attachment);
     await this.dropped.add(messages);
@@ -218,8 +239,8 @@ export class MongoMessageCache implements MessageCache {
   }
 
   async count(): Promise<number> {
-    const [floor, oldest] = await Promise.all([this.prunedBefore(), oldestHeld(this.log.batches)]);
-    const [logged, waiting] = await Promise.all([this.tallies.held(floor, oldest), this.scheduled.count()]);
+    const [floor, since] = await Promise.all([this.prunedBefore(), heldSince(this.shards.logs)]);
+    const [logged, waiting] = await Promise.all([this.tallies.held(floor, since), this.scheduled.count()]);
     return logged + waiting;
   }
 
@@ -227,8 +248,9 @@ export class MongoMessageCache implements MessageCache {
     return this.scheduled.count();
   }
 
-  bytes(): Promise<number> {
-    return this.log.dataBytes();
+  async bytes(): Promise<number> {
+    const sizes = await Promise.all(this.shards.logs.map((log) => log.dataBytes()));
+    return sizes.reduce((sum, size) => sum + size, 0);
   }
 
   loadStats(): Promise<number> {
@@ -248,10 +270,12 @@ export class MongoMessageCache implements MessageCache {
     // its message is still missing.
     const logged = held.size === 0 ? new Set<string>() : await this.logged([...held]);
     const fresh = events.filter((e) => !logged.has(e.id));
-    for (const draft of batchDrafts(fresh)) {
-      const batch = await writing(() => this.counted(draft.events, () => this.log.append(draft)));
-      await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
-    }
+    await this.eachShard(fresh, async (shard, own) => {
+      for (const draft of batchDrafts(own)) {
+        const batch = await writing(() => this.counted(draft.events, () => this.shards.logs[shard]!.append(draft)));
+        await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
+      }
+    });
     return fresh.length;
   }
 
@@ -259,11 +283,17 @@ export class MongoMessageCache implements MessageCache {
     await this.counters.setShared('messages', importedStats, messages);
   }
 
-  /** Which of `ids` a batch of the log holds. */
+  /** Which of `ids` a batch of the logs holds. */
   private async logged(ids: string[]): Promise<Set<string>> {
-    const batches = await batchesHolding(this.log.batches, ids, { ids: 1 });
+    const batches = await this.holding(ids, { ids: 1 });
     const wanted = new Set(ids);
     return new Set(batches.flatMap((b) => b.ids ?? []).filter((id) => wanted.has(id)));
+  }
+
+  /** The batches of every log holding any of `ids` (whose topics, hence logs, are unknown). */
+  private async holding(ids: readonly string[], projection?: Partial<Record<keyof LogBatch, 1>>): Promise<LogBatch[]> {
+    const perLog = await Promise.all(this.shards.logs.map((log) => batchesHolding(log.batches, ids, projection)));
+    return perLog.flat();
   }
 
   /** Messages that expired at or before this are pruned: `count` and `topics` leave them out. */

@@ -2,6 +2,8 @@ import { messageJson, type Message } from '../../model/message.js';
 import type { Replay, ReplayQuery } from '../message-cache.js';
 import type { DroppedAttachments } from './dropped-attachments.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import type { LogShards } from './log-shards.js';
+import { positionIn } from '../live-feed.js';
 import { byTimeThenPosition, NewestWithin, type Found } from './newest-within.js';
 import type { ReleaseClaims } from './release-claims.js';
 import type { ScheduledMessages } from './scheduled.js';
@@ -24,11 +26,14 @@ const batchesPerFetch = 16;
  * MongoDB; on FerretDB 1.24 the one filter it hands to PostgreSQL, as
  * `_jsonb->'topics' @> '"t"'`, so only the topic's batches leave the database), with a
  * range on `_id` for since=<id> that MongoDB's index serves and FerretDB applies to those
- * batches only. The id of since=<id> is found by equality too (see positionOf).
+ * batches only. The id of since=<id> is found by equality too (see positionOf), in the
+ * topic's log (log-shards.ts); an id of another log's topic (a subscription to several
+ * topics, since= one of them) replays what came from its time on, as positions of two
+ * logs are not comparable.
  */
 export class LogReplay {
   constructor(
-    private readonly log: MessageLog,
+    private readonly shards: LogShards,
     private readonly scheduled: ScheduledMessages,
     private readonly dropped: DroppedAttachments,
     private readonly claims: ReleaseClaims,
@@ -40,14 +45,16 @@ export class LogReplay {
     const now = Math.floor(Date.now() / 1000);
     // An id the log does not hold (unknown, or dropped by the capped log: a client back
     // after its stream was closed for a lost range) replays all the log still holds.
-    const after = since.kind === 'id' ? await this.positionOf(since.id) : undefined;
-    const fromTime = since.kind === 'time' ? since.time : -Infinity;
+    const log = this.shards.of(topic);
+    const after = since.kind === 'id' ? await positionOf(log, since.id) : undefined;
+    const elsewhere = since.kind === 'id' && !after ? await this.timeElsewhere(since.id, log) : undefined;
+    const fromTime = since.kind === 'time' ? since.time : (elsewhere ?? -Infinity);
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
     let latest: Found | undefined;
     const filter = after === undefined ? { topics: topic } : { topics: topic, _id: { $gte: after.batch } };
-    for await (const batch of this.log.batches.find(filter, { batchSize: batchesPerFetch })) {
+    for await (const batch of log.batches.find(filter, { batchSize: batchesPerFetch })) {
       for (const { event: e, pos } of found(batch)) {
         if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after?.pos ?? 0)) continue;
         const message = { id: e.id, time: e.time, json: e.json, pos, ...(e.attachment ? { attachment: e.attachment } : {}) };
@@ -62,7 +69,7 @@ export class LogReplay {
     }
     const kept = within.kept();
     const dropped = await this.dropped.among(kept.filter((m) => m.attachment).map((m) => m.id));
-    const live = q.livePosition;
+    const live = q.livePosition === undefined ? undefined : positionIn(q.livePosition, this.shards.index(topic));
     const json = kept.map((m) => (dropped.has(m.id) ? withoutAttachment(m.json) : m.json));
     return {
       json,
@@ -72,16 +79,12 @@ export class LogReplay {
     };
   }
 
-  /**
-   * The position of message `id` and the batch holding it: of its release if it was
-   * released, else of its commit; undefined when the log does not hold it. Both are
-   * equality lookups (`claim`, `ids`), each matching a batch or two.
-   */
-  async positionOf(id: string): Promise<{ pos: number; batch: number } | undefined> {
-    const [claimed, held] = await Promise.all([this.log.batches.findOne({ claim: id }), this.log.batches.find({ ids: id }).toArray()]);
-    for (const batch of [claimed, ...held.sort((a, b) => b._id - a._id)]) {
-      const hit = batch && found(batch).find(({ event }) => event.id === id);
-      if (hit) return { pos: hit.pos, batch: batch._id };
+  /** The time of message `id` in a log other than `own`; undefined when none holds it. */
+  private async timeElsewhere(id: string, own: MessageLog): Promise<number | undefined> {
+    for (const log of this.shards.logs) {
+      const batch = log === own ? null : await log.batches.findOne({ ids: id });
+      const hit = batch?.events.find((e) => e.id === id);
+      if (hit) return hit.time;
     }
     return undefined;
   }
@@ -94,6 +97,20 @@ export class LogReplay {
     const claimed = await this.claims.among(candidates.map((w) => w._id));
     return candidates.filter((w) => !claimed.has(w._id)).map((w) => ({ ...w, id: w._id }));
   }
+}
+
+/**
+ * The position of message `id` in `log` and the batch holding it: of its release if it was
+ * released, else of its commit; undefined when the log does not hold it. Both are
+ * equality lookups (`claim`, `ids`), each matching a batch or two.
+ */
+async function positionOf(log: MessageLog, id: string): Promise<{ pos: number; batch: number } | undefined> {
+  const [claimed, held] = await Promise.all([log.batches.findOne({ claim: id }), log.batches.find({ ids: id }).toArray()]);
+  for (const batch of [claimed, ...held.sort((a, b) => b._id - a._id)]) {
+    const hit = batch && found(batch).find(({ event }) => event.id === id);
+    if (hit) return { pos: hit.pos, batch: batch._id };
+  }
+  return undefined;
 }
 
 /** Each event of `batch` with its position. */

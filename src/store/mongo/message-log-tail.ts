@@ -177,11 +177,15 @@ export class LogTail {
     this.source.seen(batch);
   }
 
-  /** Waits `ms`, or less if this process appends meanwhile (or appended since the last read began). */
+  /**
+   * Waits until the next multiple of `ms` on this process's clock, or less if this process
+   * appends meanwhile (or appended since the last read began). On that grid the idle tails
+   * of a process's logs wake together and share one read of the heads (HeadsBoard).
+   */
   private pause(ms: number): Promise<void> {
     if (this.woken || this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.wake?.(), ms);
+      const timer = setTimeout(() => this.wake?.(), ms - (performance.now() % ms));
       this.wake = () => {
         clearTimeout(timer);
         this.wake = undefined;

@@ -4,7 +4,7 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
 import { fitCapSize } from './log-capacity.js';
-import { LogHeads, type Head } from './log-heads.js';
+import { HeadsBoard, LogHeads, type Head } from './log-heads.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -66,7 +66,18 @@ export interface LogReport {
 
 export type BatchDraft = Omit<LogBatch, '_id' | 'last' | 'by' | 'after'>;
 
-const collectionName = 'messages';
+/** Where a log is among a database's logs (log-shards.ts). */
+export interface LogPlace {
+  /** Its index: log 0 is the collection `messages` (the one log of older versions), log k `messages_k`. */
+  shard: number;
+  /** How many logs the database has. */
+  count: number;
+  /** The heads of every log, read once for all of this process's logs. */
+  board: HeadsBoard;
+}
+
+/** The collection of log `shard`. */
+export const logCollection = (shard: number): string => (shard === 0 ? 'messages' : `messages_${shard}`);
 
 /**
  * The message log: a capped collection holding one document per commit, in position order.
@@ -99,6 +110,7 @@ export class MessageLog {
 
   private constructor(
     private readonly db: Db,
+    private readonly collectionName: string,
     readonly batches: Collection<LogBatch>,
     private readonly heads: LogHeads,
     private readonly writer: string,
@@ -110,8 +122,10 @@ export class MessageLog {
    * batch. An existing log capped at another size is resized (`warn` says so), or, where
    * the server cannot, the opening fails naming both sizes (see fitCapSize).
    */
-  static async open(db: Db, capBytes: number, report: LogReport = {}): Promise<MessageLog> {
+  static async open(db: Db, capBytes: number, report: LogReport = {}, place?: LogPlace): Promise<MessageLog> {
     const { warn = () => undefined, retried = () => undefined } = report;
+    const { shard, count, board } = place ?? { shard: 0, count: 1, board: await HeadsBoard.open(db) };
+    const collectionName = logCollection(shard);
     const [existing] = await db.listCollections({ name: collectionName }).toArray();
     const size: unknown = existing && 'options' in existing ? existing.options?.size : undefined;
     if (!existing) {
@@ -119,7 +133,7 @@ export class MessageLog {
         if (!(err instanceof MongoServerError && err.code === namespaceExists)) throw err;
       });
     } else if (typeof size === 'number') {
-      await fitCapSize(db, collectionName, size, capBytes, (from, to) => warn({ from, to }, `message log: resized from ${from} to ${to} bytes (cache-size-limit changed)`));
+      await fitCapSize(db, collectionName, size, capBytes, (from, to) => warn({ from, to }, `message log ${collectionName}: resized from ${from} to ${to} bytes (cache-size-limit changed)`), count);
     }
     const batches = collection<LogBatch>(db, collectionName, 'position');
     await ensureIndexes(batches, [
@@ -128,7 +142,7 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const writer = randomBytes(6).toString('base64url');
-    const log = new MessageLog(db, batches, await LogHeads.open(db, writer), writer, retried);
+    const log = new MessageLog(db, collectionName, batches, LogHeads.of(board, writer, shard), writer, retried);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.oldest())) await log.append({ events: [] });
     return log;
@@ -154,7 +168,7 @@ export class MessageLog {
   async dataBytes(): Promise<number> {
     // With `estimate`, MongoDB answers a whole collection's dataSize from its record store
     // instead of scanning it; FerretDB computes it (its collStats sizes lag behind).
-    const { size } = await this.db.command({ dataSize: `${this.db.databaseName}.${collectionName}`, estimate: true });
+    const { size } = await this.db.command({ dataSize: `${this.db.databaseName}.${this.collectionName}`, estimate: true });
     return typeof size === 'number' ? size : 0;
   }
 

@@ -3,7 +3,7 @@ import type { LiveFeed } from '../live-feed.js';
 import type { MessageCache } from '../message-cache.js';
 import { MongoLiveFeed } from './live-feed.js';
 import { MongoMessageCache } from './message-cache.js';
-import { MessageLog } from './message-log.js';
+import { LogShards } from './log-shards.js';
 import type { TailOptions } from './message-log-tail.js';
 
 /** What the log and its tail report as they go (the metrics); each call must be O(1). */
@@ -15,8 +15,10 @@ export interface LogObserver {
 }
 
 export interface MessageStoreOptions {
-  /** The capped log's size in bytes: what the cache holds at most (cache-size-limit). */
+  /** The capped logs' size in bytes, all together: what the cache holds at most (cache-size-limit). */
   capBytes: number;
+  /** How many logs topics hash into (database-shards); 0: as many as the database has (see LogShards). */
+  shards: number;
   /**
    * Where failures that do not fail a call go (a failed read of the tail, a clean-up after a commit),
    * and a resize of the log to `capBytes` (a warning).
@@ -44,12 +46,12 @@ const tailDefaults: TailOptions = { pollMs: 2, idlePollMs: 20, checkMs: 1000, re
 /** The message cache and live feed of one node on database `db`, shared with every node on it. */
 export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
   const observer = options.observer;
-  const log = await MessageLog.open(db, options.capBytes, {
+  const shards = await LogShards.open(db, options.shards, options.capBytes, {
     warn: (details, message) => options.log.warn(details, message),
     ...(observer && { retried: () => observer.chainRetried() }),
   });
-  const cache = await MongoMessageCache.open(db, log, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
-  const feed = await MongoLiveFeed.open(log, {
+  const cache = await MongoMessageCache.open(db, shards, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
+  const feed = await MongoLiveFeed.open(shards, {
     ...tailDefaults,
     ...options.tail,
     onError: (err) => options.log.error({ err }, 'live feed: a read of the log failed; reading again after the last batch handed on'),

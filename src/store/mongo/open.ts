@@ -50,7 +50,7 @@ export async function openMongo(config: Config, log: StoreLog, observer?: MongoO
   };
   try {
     const db = client.db();
-    const messages = await openMongoMessageStore(db, { capBytes: config.cacheSizeLimit, log, observer });
+    const messages = await openMongoMessageStore(db, { capBytes: config.cacheSizeLimit, shards: config.databaseShards, log, observer });
     opened.push(messages);
     const jobs = openMongoJobs(db);
     opened.push(jobs);

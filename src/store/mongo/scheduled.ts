@@ -11,7 +11,7 @@ export interface WaitingMessage extends Omit<LogEvent, 'id' | 'kind'> {
 }
 
 /** What a claim of a waiting message needs of it (see ReleaseClaims). */
-export type WaitingRef = Pick<WaitingMessage, '_id' | 'expires' | 'pos'>;
+export type WaitingRef = Pick<WaitingMessage, '_id' | 'topic' | 'expires' | 'pos'>;
 
 /**
  * Scheduled messages waiting for their time, in an ordinary collection: the capped log may
@@ -45,7 +45,7 @@ export class ScheduledMessages {
 
   /** The messages of `topic` waiting under sequence id `sid`. */
   under(topic: string, sid: string): Promise<WaitingRef[]> {
-    return this.waiting.find({ topic, sid }, { projection: { _id: 1, expires: 1, pos: 1 } }).toArray();
+    return this.waiting.find({ topic, sid }, { projection: { _id: 1, topic: 1, expires: 1, pos: 1 } }).toArray();
   }
 
   inTopic(topic: string): Promise<WaitingMessage[]> {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Replay, ReplayQuery } from '../message-cache.js';
 import type { MemoryIndexes } from './memory-indexes.js';
+import { positionIn } from '../live-feed.js';
 
 type Selection = 'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled';
 
@@ -96,7 +97,7 @@ export class ReplayReader {
     const chosen = scheduled && since.kind !== 'latest' ? (`${selection}Scheduled` as const) : selection;
     const whole = since.kind !== 'latest' && selection !== 'afterSeq' ? this.whole(this.blocks[chosen], params, q.maxBytes) : undefined;
     const replay = whole ?? this.paged(this.pages[chosen], params, q.maxBytes, since.kind === 'latest');
-    return { ...replay, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, q.livePosition, replay) };
+    return { ...replay, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, positionIn(q.livePosition, 0), replay) };
   }
 
   /**
