@@ -39,6 +39,8 @@ export interface Sizes {
   /** The cluster scenario's node counts (on FerretDB) and the delays (ms, each way) a proxy adds in front of the database; 0 is no proxy. */
   clusterNodes: number[];
   clusterDelays: number[];
+  /** How many topics the cluster scenario's publishes spread over (each configuration runs with each); 1 is `bench` alone. */
+  clusterTopics: number[];
   /** Seconds of wrk load per configuration, and id-checked subscribers on each node (ws and json in turn). */
   clusterSeconds: number;
   clusterSubscribersPerNode: number;
@@ -68,6 +70,7 @@ export const fullSizes: Sizes = {
   emailRounds: 4,
   clusterNodes: [1, 2, 3],
   clusterDelays: [0, 1, 5],
+  clusterTopics: [1, 64],
   clusterSeconds: 10,
   clusterSubscribersPerNode: 4,
   clusterFixedRate: 50,
@@ -97,6 +100,7 @@ export const quickSizes: Sizes = {
   // Two nodes, as before issue 34: the quick run (test/bench/quick.test.ts) is near its timeout on a busy machine.
   clusterNodes: [2],
   clusterDelays: [0],
+  clusterTopics: [1],
   clusterSeconds: 1,
   clusterSubscribersPerNode: 2,
   clusterFixedRate: 20,

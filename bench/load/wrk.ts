@@ -21,14 +21,20 @@ end
 `;
 
 /**
- * wrk's Lua for the cluster scenario: POSTs to `/bench` and writes the id of every
- * acknowledged publish (a 200's JSON) to `IDS_FILE`, one a line, so the subscribers can be
- * checked for each of them. wrk's exit flushes the file.
+ * wrk's Lua for the cluster scenario: POSTs to `/bench`, or to random topics `/bench0` to
+ * `/bench<TOPICS-1>`, and writes the id of every acknowledged publish (a 200's JSON) to
+ * `IDS_FILE`, one a line, so the subscribers can be checked for each of them. wrk's exit
+ * flushes the file.
  */
 const idsScript = `
 wrk.method = "POST"
 wrk.body = "bench publish"
-wrk.path = "/bench"
+local topics = tonumber(os.getenv("TOPICS") or "1")
+if topics == 1 then
+  wrk.path = "/bench"
+else
+  request = function() return wrk.format(nil, "/bench" .. math.random(0, topics - 1)) end
+end
 local file
 function init(args)
   file = assert(io.open(os.getenv("IDS_FILE"), "w"))
@@ -72,8 +78,8 @@ export function runWrk(load: HttpLoad): Promise<HttpLoadResult> {
 }
 
 /** wrk publishing to `/bench`, the acknowledged publishes' ids written to `idsFile`. */
-export function runWrkRecordingIds(load: Omit<HttpLoad, 'topics' | 'rate'>, idsFile: string): Promise<HttpLoadResult & { requests: number }> {
-  return runWrkScript({ ...load, topics: 1, rate: 0 }, idsScript, { IDS_FILE: idsFile });
+export function runWrkRecordingIds(load: Omit<HttpLoad, 'rate'>, idsFile: string): Promise<HttpLoadResult & { requests: number }> {
+  return runWrkScript({ ...load, rate: 0 }, idsScript, { IDS_FILE: idsFile, TOPICS: String(load.topics) });
 }
 
 /** wrk with its own Lua `script` (reading `env`); also how many requests it sent. */

@@ -15,11 +15,13 @@ export interface Setup {
   delayMs: number;
   /** `shared`: 64 connections spread over the nodes; `each`: 64 on every node. */
   load: 'shared' | 'each';
+  /** Topics the publishes spread over at random: 1 is `bench` alone, more are `bench0`… (one subscription to all of them each). */
+  topics: number;
 }
 
 const connections = 64;
 /** The params that name a configuration (the others belong to one figure). */
-export const clusterConfiguration = ['store', 'nodes', 'delay', 'connections'];
+export const clusterConfiguration = ['store', 'nodes', 'delay', 'connections', 'topics'];
 interface Checked {
   subscriptions: number;
   lost: number;
@@ -39,7 +41,8 @@ export function connectionsOf(i: number, n: number, load: Setup['load']): number
  * every acknowledged publish's id.
  */
 export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes, load: Load): Promise<Figure[]> {
-  const params = { store: setup.store, nodes: nodes.length, delay: `${setup.delayMs}ms`, connections: setup.load === 'each' ? `${connections} per node` : `${connections} in all` };
+  const params = { store: setup.store, nodes: nodes.length, delay: `${setup.delayMs}ms`, connections: setup.load === 'each' ? `${connections} per node` : `${connections} in all`, topics: setup.topics };
+  const topics = setup.topics === 1 ? 'bench' : Array.from({ length: setup.topics }, (_, i) => `bench${i}`).join(',');
   const figure = (name: string, value: number, unit: string, better: Figure['better'], extra: Figure['params'] = {}): Figure => ({ scenario: 'cluster', name, value, unit, better, params: { ...params, ...extra } });
   const [first, last] = [nodes[0] as Target, nodes[nodes.length - 1] as Target];
   const workers = load.subscribers;
@@ -48,7 +51,7 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
   try {
     const opening = nodes.flatMap((node, i) =>
       Array.from({ length: sizes.clusterSubscribersPerNode }, (_, j) =>
-        worker(i * sizes.clusterSubscribersPerNode + j).call('open', { url: node.url, topics: ['bench'], format: j % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
+        worker(i * sizes.clusterSubscribersPerNode + j).call('open', { url: node.url, topics: [topics], format: j % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
       ),
     );
     await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1 })]);
@@ -61,7 +64,7 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
 
     const start = performance.now();
     const files = nodes.map((_, i) => join(dir, `ids-${i}.txt`));
-    const runs = await Promise.all(nodes.map((node, i) => runWrkRecordingIds({ url: node.url, connections: connectionsOf(i, nodes.length, setup.load), durationSeconds: sizes.clusterSeconds }, files[i] as string)));
+    const runs = await Promise.all(nodes.map((node, i) => runWrkRecordingIds({ url: node.url, topics: setup.topics, connections: connectionsOf(i, nodes.length, setup.load), durationSeconds: sizes.clusterSeconds }, files[i] as string)));
     const acknowledged = (await Promise.all(workers.map((w) => w.call<{ acknowledged: number }>('expect', { files }))))[0]?.acknowledged ?? 0;
     const { checked, at } = await settle(load);
     const at50 = { rate: sizes.clusterFixedRate, 'received on': nodes.length > 1 ? 'another node' : 'the same node' };

@@ -12,11 +12,15 @@ import { measureCluster, type Setup } from './cluster-run.js';
  * a same-zone and a cross-zone network). At the largest delay, also with each node under
  * its own 64 connections: where the network, not the CPU, is the limit, which is the only
  * place scaling can show on a 2-core machine. The harness's own SQLite node is measured
- * first, in the same run, as the reference. Every server shares this machine's cores.
+ * first, in the same run, as the reference. Every configuration runs once per
+ * `--cluster-topics` count: one topic (one log, so the nodes' commits contend for one
+ * chain) and topics spread over the logs (`database-shards`). Every server shares this
+ * machine's cores.
  */
 export const clusterScenario: Scenario = async (target, sizes, load) => {
   if (target.name !== 'tocsin') return [];
-  const figures = await measureCluster({ store: 'sqlite', delayMs: 0, load: 'shared' }, [target], sizes, load);
+  const figures: Figure[] = [];
+  for (const topics of sizes.clusterTopics) figures.push(...(await measureCluster({ store: 'sqlite', delayMs: 0, load: 'shared', topics }, [target], sizes, load)));
   const skip = ferretDbSkip();
   if (skip) {
     console.error(`# cluster: FerretDB skipped: ${skip}`);
@@ -33,7 +37,7 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
         for (const share of loads) {
           for (const n of sizes.clusterNodes) {
             if (share === 'each' && n === 1) continue; // the same as the shared load on one node
-            figures.push(...(await onFreshNodes(ferret, proxy?.port ?? port, n, { store: 'ferretdb', delayMs, load: share }, sizes, load)));
+            for (const topics of sizes.clusterTopics) figures.push(...(await onFreshNodes(ferret, proxy?.port ?? port, n, { store: 'ferretdb', delayMs, load: share, topics }, sizes, load)));
           }
         }
       } finally {
@@ -48,8 +52,8 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
 
 /** `n` nodes started one after another on a database of their own, reached through `port`. */
 async function onFreshNodes(ferret: FerretDb, port: number, n: number, setup: Setup, sizes: Sizes, load: Load): Promise<Figure[]> {
-  const url = `mongodb://127.0.0.1:${port}/${ferret.databaseName(`n${n}d${setup.delayMs}${setup.load}`)}?directConnection=true`;
-  console.error(`# cluster: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load`);
+  const url = `mongodb://127.0.0.1:${port}/${ferret.databaseName(`n${n}d${setup.delayMs}${setup.load}t${setup.topics}`)}?directConnection=true`;
+  console.error(`# cluster: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load, ${setup.topics} topic${setup.topics > 1 ? 's' : ''}`);
   const nodes: Target[] = [];
   try {
     for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url] }));

@@ -12,30 +12,33 @@ const names = ['publishes/s', 'deliveries/s', 'publish-to-receive p50', 'publish
 interface Line {
   name: string;
   value: number;
-  params: { store: string; nodes: number; delay: string; connections: string };
+  params: { store: string; nodes: number; delay: string; connections: string; topics: number };
 }
 
 describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
-  it('runs 1 and 2 nodes directly and through a 1 ms proxy, and the SQLite node; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
+  it('runs 2 nodes directly and through a 1 ms proxy, and the SQLite node, on one topic and on 8; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
     // when: the scenario runs tiny (a second of wrk per configuration)
     const out = join(tempDir(), 'results.jsonl');
-    const args = [run, '--quick', '--only', 'cluster', '--no-ceiling', '--cluster-nodes', '1,2', '--cluster-delays', '0,1', '--cluster-seconds', '1', '--out', out];
+    const args = [run, '--quick', '--only', 'cluster', '--no-ceiling', '--cluster-nodes', '2', '--cluster-delays', '0,1', '--cluster-topics', '1,8', '--cluster-seconds', '1', '--out', out];
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, args, { timeout: 230_000 }, (err, text, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(text))),
     );
     // then: each configuration has every figure, and every acknowledged publish reached every subscriber once
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
-    const configurations = [...new Set(lines.map((l) => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections}`))];
+    const named = (l: Line): string => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections} ${l.params.topics}`;
+    const configurations = [...new Set(lines.map(named))];
     assert.deepEqual(configurations, [
-      'sqlite 1 0ms 64 in all',
-      'ferretdb 1 0ms 64 in all',
-      'ferretdb 2 0ms 64 in all',
-      'ferretdb 1 1ms 64 in all',
-      'ferretdb 2 1ms 64 in all',
-      'ferretdb 2 1ms 64 per node',
+      'sqlite 1 0ms 64 in all 1',
+      'sqlite 1 0ms 64 in all 8',
+      'ferretdb 2 0ms 64 in all 1',
+      'ferretdb 2 0ms 64 in all 8',
+      'ferretdb 2 1ms 64 in all 1',
+      'ferretdb 2 1ms 64 in all 8',
+      'ferretdb 2 1ms 64 per node 1',
+      'ferretdb 2 1ms 64 per node 8',
     ]);
     for (const configuration of configurations) {
-      const figures = lines.filter((l) => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections}` === configuration);
+      const figures = lines.filter((l) => named(l) === configuration);
       assert.deepEqual(figures.map((f) => f.name), names, configuration);
       const value = (name: string): number | undefined => figures.find((f) => f.name === name)?.value;
       assert.equal(value('lost'), 0, `${configuration}: lost`);
@@ -44,6 +47,6 @@ describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
       assert.ok((value('publishes/s') ?? 0) > 0 && (value('deliveries/s') ?? 0) > 0, `${configuration}: publishes and deliveries`);
       assert.ok((value('publish-to-receive p50') ?? NaN) > 0, `${configuration}: latency`);
     }
-    assert.match(stdout, /\| store \| nodes \| delay \| connections \| publishes\/s \(req\/s\) \| deliveries\/s \(msg\/s\) \|/);
+    assert.match(stdout, /\| store \| nodes \| delay \| connections \| topics \| publishes\/s \(req\/s\) \| deliveries\/s \(msg\/s\) \|/);
   });
 });
