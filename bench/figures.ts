@@ -41,6 +41,8 @@ export interface Sizes {
   clusterDelays: number[];
   /** How many topics the cluster scenario's publishes spread over (each configuration runs with each); 1 is `bench` alone. */
   clusterTopics: number[];
+  /** The nodes' `database-shards` (each FerretDB configuration runs with each). */
+  clusterShards: number[];
   /** Seconds of wrk load per configuration, and id-checked subscribers on each node (ws and json in turn). */
   clusterSeconds: number;
   clusterSubscribersPerNode: number;
@@ -71,6 +73,7 @@ export const fullSizes: Sizes = {
   clusterNodes: [1, 2, 3],
   clusterDelays: [0, 1, 5],
   clusterTopics: [1, 64],
+  clusterShards: [8],
   clusterSeconds: 10,
   clusterSubscribersPerNode: 4,
   clusterFixedRate: 50,
@@ -101,6 +104,7 @@ export const quickSizes: Sizes = {
   clusterNodes: [2],
   clusterDelays: [0],
   clusterTopics: [1],
+  clusterShards: [8],
   clusterSeconds: 1,
   clusterSubscribersPerNode: 2,
   clusterFixedRate: 20,

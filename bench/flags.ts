@@ -20,11 +20,11 @@ export interface BenchFlags {
   table: boolean;
 }
 
-type ListKey = 'fanoutSubscribers' | 'clusterNodes' | 'clusterTopics';
+type ListKey = 'fanoutSubscribers' | 'clusterNodes' | 'clusterTopics' | 'clusterShards';
 type NumberKey = { [K in keyof Sizes]: Sizes[K] extends number ? K : never }[keyof Sizes];
 
 /** Size flags: `--subscribers 1000,10000` replaces `fanoutSubscribers`, and so on. */
-const listFlags: Record<string, ListKey> = { subscribers: 'fanoutSubscribers', 'cluster-nodes': 'clusterNodes', 'cluster-topics': 'clusterTopics' };
+const listFlags: Record<string, ListKey> = { subscribers: 'fanoutSubscribers', 'cluster-nodes': 'clusterNodes', 'cluster-topics': 'clusterTopics', 'cluster-shards': 'clusterShards' };
 const numberFlags: Record<string, NumberKey> = {
   'publish-seconds': 'publishSeconds',
   'fanout-seconds': 'fanoutMaxSeconds',

@@ -17,11 +17,13 @@ export interface Setup {
   load: 'shared' | 'each';
   /** Topics the publishes spread over at random: 1 is `bench` alone, more are `bench0`… (one subscription to all of them each). */
   topics: number;
+  /** The nodes' database-shards; absent for the SQLite node. */
+  shards?: number;
 }
 
 const connections = 64;
 /** The params that name a configuration (the others belong to one figure). */
-export const clusterConfiguration = ['store', 'nodes', 'delay', 'connections', 'topics'];
+export const clusterConfiguration = ['store', 'nodes', 'delay', 'connections', 'topics', 'shards'];
 interface Checked {
   subscriptions: number;
   lost: number;
@@ -41,7 +43,7 @@ export function connectionsOf(i: number, n: number, load: Setup['load']): number
  * every acknowledged publish's id.
  */
 export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes, load: Load): Promise<Figure[]> {
-  const params = { store: setup.store, nodes: nodes.length, delay: `${setup.delayMs}ms`, connections: setup.load === 'each' ? `${connections} per node` : `${connections} in all`, topics: setup.topics };
+  const params = { store: setup.store, nodes: nodes.length, delay: `${setup.delayMs}ms`, connections: setup.load === 'each' ? `${connections} per node` : `${connections} in all`, topics: setup.topics, shards: setup.shards ?? 1 };
   const topics = setup.topics === 1 ? 'bench' : Array.from({ length: setup.topics }, (_, i) => `bench${i}`).join(',');
   const figure = (name: string, value: number, unit: string, better: Figure['better'], extra: Figure['params'] = {}): Figure => ({ scenario: 'cluster', name, value, unit, better, params: { ...params, ...extra } });
   const [first, last] = [nodes[0] as Target, nodes[nodes.length - 1] as Target];

@@ -37,7 +37,9 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
         for (const share of loads) {
           for (const n of sizes.clusterNodes) {
             if (share === 'each' && n === 1) continue; // the same as the shared load on one node
-            for (const topics of sizes.clusterTopics) figures.push(...(await onFreshNodes(ferret, proxy?.port ?? port, n, { store: 'ferretdb', delayMs, load: share, topics }, sizes, load)));
+            for (const topics of sizes.clusterTopics) {
+              for (const shards of sizes.clusterShards) figures.push(...(await onFreshNodes(ferret, proxy?.port ?? port, n, { store: 'ferretdb', delayMs, load: share, topics, shards }, sizes, load)));
+            }
           }
         }
       } finally {
@@ -52,11 +54,11 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
 
 /** `n` nodes started one after another on a database of their own, reached through `port`. */
 async function onFreshNodes(ferret: FerretDb, port: number, n: number, setup: Setup, sizes: Sizes, load: Load): Promise<Figure[]> {
-  const url = `mongodb://127.0.0.1:${port}/${ferret.databaseName(`n${n}d${setup.delayMs}${setup.load}t${setup.topics}`)}?directConnection=true`;
-  console.error(`# cluster: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load, ${setup.topics} topic${setup.topics > 1 ? 's' : ''}`);
+  const url = `mongodb://127.0.0.1:${port}/${ferret.databaseName(`n${n}d${setup.delayMs}${setup.load}t${setup.topics}s${setup.shards}`)}?directConnection=true`;
+  console.error(`# cluster: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load, ${setup.topics} topic${setup.topics > 1 ? 's' : ''}, ${setup.shards} logs`);
   const nodes: Target[] = [];
   try {
-    for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url] }));
+    for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url, '--database-shards', String(setup.shards)] }));
     return await measureCluster(setup, nodes, sizes, load);
   } finally {
     await Promise.all(nodes.map((node) => node.stop()));

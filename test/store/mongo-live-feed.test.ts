@@ -90,6 +90,34 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     return node;
   };
 
+  it('feed — a tail takes the batches its node appended without reading them back', async () => {
+    // given: two nodes on one database, b watched on the wire; both commit, b's tail reads all
+    const a = await open();
+    const b = await open(a.database);
+    const fromB = recorder(b.feed);
+    await Promise.all([publish(a, [message('held')]), publish(b, [message('held')])]);
+    await fromB.next(2);
+    // Lookups by position that found a batch (a tail polling a position not yet written finds none).
+    const asked = new Map<number, number>();
+    const found: number[] = [];
+    b.client.on('commandStarted', (e) => {
+      const filter = e.command.filter as { _id?: unknown } | undefined;
+      if (e.commandName === 'find' && /^messages(_\d+)?$/.test(String(e.command.find)) && typeof filter?._id === 'number') asked.set(e.requestId, filter._id);
+    });
+    b.client.on('commandSucceeded', (e) => {
+      const position = asked.get(e.requestId);
+      if (position !== undefined && (e.reply as { cursor: { firstBatch: unknown[] } }).cursor.firstBatch.length > 0) found.push(position);
+    });
+
+    // when: b commits while its tail waits
+    const [own] = await publish(b, [message('held')]);
+    await fromB.next(3);
+
+    // then: handed on, never read back
+    assert.equal(fromB.events.at(-1)?.seq, own);
+    assert.deepEqual(found, []);
+  });
+
   it('feed — two nodes publishing at once: both feeds emit every event once, in one order, each writer\'s in its order', async () => {
     // given: two nodes, four writers on each
     const a = await open();

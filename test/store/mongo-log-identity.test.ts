@@ -28,6 +28,10 @@ class ScriptedLog implements TailSource {
     return Promise.resolve(this.batches.get(position) ?? null);
   }
 
+  take(position: number): Promise<LogBatch | null> {
+    return this.at(position);
+  }
+
   oldest(): Promise<LogBatch | undefined> {
     return Promise.resolve(this.sorted()[0]);
   }

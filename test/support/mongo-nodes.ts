@@ -43,7 +43,8 @@ export interface MessageNode extends MongoMessageStore {
 
 /** A node's message store on `database` (a fresh one when absent), on a client of its own. */
 export async function messageNode(database?: string, options: Partial<MessageStoreOptions> & { url?: string } = {}): Promise<MessageNode> {
-  const client = await connect(options.url);
+  // Command events only reach a test that listens (`client.on('commandStarted')`).
+  const client = await connect(options.url, { monitorCommands: true });
   const name = database ?? (await ferretDb()).databaseName('log');
   const log = new RecordedLog();
   const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options, shards: options.shards ?? 0 });

@@ -6,8 +6,10 @@ import type { LogBatch } from './message-log.js';
 
 /** What a tail reads of the log (MessageLog; a test double in the identity tests). */
 export interface TailSource {
-  /** The batch starting at `position`, if any. */
+  /** The batch starting at `position`, if any, as the database has it now. */
   at(position: number): Promise<LogBatch | null>;
+  /** The same for the next position to hand on, which the source may already hold (MessageLog.take). */
+  take(position: number): Promise<LogBatch | null>;
   oldest(): Promise<LogBatch | undefined>;
   /** Where the log ends, as its writers last said (it may lag a little). */
   newestHint(): Promise<Head | undefined>;
@@ -63,8 +65,12 @@ export class LogTail {
   private lastBy: string | undefined;
   private readonly handed = new HandedBatches(handedKept);
   private checkedAt = performance.now();
-  /** The last lookup found nothing: the next asks the writers' heads first (see LogHeads). */
-  private caughtUp = false;
+  /**
+   * Where the writers' heads last said the log ends. Past it the tail asks them again
+   * before it looks (a head is a read of a few small documents, a lookup on FerretDB a scan
+   * of the log's table): after each batch handed on, not only after a lookup found nothing.
+   */
+  private knownEnd = 0;
   /** This process appended since the last lookup: look without asking. */
   private appended = false;
   private woken = false;
@@ -123,20 +129,28 @@ export class LogTail {
     // its head write, or whose head write failed, leaves a batch no head names.
     const checking = performance.now() - this.checkedAt >= this.options.checkMs;
     if (checking) await this.check();
-    else if (this.caughtUp && !this.appended && ((await this.source.newestHint())?.last ?? 0) <= this.last) return false;
+    else if (!this.appended && this.knownEnd <= this.last && (await this.endHint()) <= this.last) return false;
     this.appended = false;
-    const next = await this.source.at(this.last + 1);
-    this.caughtUp = !next;
+    const next = await this.source.take(this.last + 1);
+    // Nothing where a head said there was more: ask them again first next time.
+    if (!next) this.knownEnd = 0;
     if (!next || this.stopped) return false;
     if (next.after !== undefined && this.lastBy !== undefined && next.after !== this.lastBy) await this.rewritten(this.last);
     this.hand(next);
     return true;
   }
 
+  /** Where the writers' heads say the log ends now (0 when none wrote). */
+  private async endHint(): Promise<number> {
+    this.knownEnd = (await this.source.newestHint())?.last ?? 0;
+    return this.knownEnd;
+  }
+
   private async check(): Promise<void> {
     this.checkedAt = performance.now();
     const newest = await this.source.newestHint();
     if (!newest) return;
+    this.knownEnd = newest.last;
     this.handlers.lag?.(Math.max(0, newest.last - this.last));
     if (newest.last <= this.last || (await this.source.at(this.last + 1))) return;
     const oldest = await this.source.oldest();

@@ -16,8 +16,8 @@ export function interruptLiveStreams(ctx: Pick<ServerContext, 'hub' | 'connectio
   const closed = open - ctx.connections.size;
   ctx.metrics?.lostRange(range);
   ctx.log.warn(
-    { from: range.from, to: range.to, closed },
-    `live feed: positions ${range.from}-${range.to} will not be delivered live on this node; ended its ${closed} live streams so that their clients reconnect with since=`,
+    { from: range.from, to: range.to, ...(range.log !== undefined && { log: range.log }), closed },
+    `live feed: positions ${range.from}-${range.to}${range.log === undefined ? '' : ` of log ${range.log}`} will not be delivered live on this node; ended its ${closed} live streams so that their clients reconnect with since=`,
   );
   return closed;
 }
