@@ -27,7 +27,7 @@ export const settings = {
   'database-shards': {
     kind: 'int',
     default: 0,
-    doc: 'Tocsin, with database-url: how many independent ordered logs topics hash into (commits to different logs never wait for each other; order and since= hold per topic); fixed when the database is first used, 0 takes the database\'s (8 for a new one)',
+    doc: 'Tocsin, with database-url: how many independent ordered logs topics hash into (commits to different logs never wait for each other; order and since= hold per topic); fixed when the database is first used, 0 takes the database\'s (1 for a new one)',
   },
   'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },

@@ -10,8 +10,8 @@ import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
 import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
-import { ferretDb, messageNode, type MessageNode } from '../support/mongo-nodes.js';
-import { defaultShards, shardOf } from '../../src/store/mongo/log-shards.js';
+import { ferretDb, messageNode, testShards, type MessageNode } from '../support/mongo-nodes.js';
+import { shardOf } from '../../src/store/mongo/log-shards.js';
 import { logCollection } from '../../src/store/mongo/message-log.js';
 import { tempDir } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -40,7 +40,7 @@ const mongo: Open<Store> = async (location) => {
 };
 
 describe('MongoDB live feed (FerretDB)', { skip: ferretDbSkip() }, () => {
-  describeLiveFeed('mongodb', mongo, { uncachedAfterStored: true, logOf: (topic) => shardOf(topic, defaultShards) });
+  describeLiveFeed('mongodb', mongo, { uncachedAfterStored: true, logOf: (topic) => shardOf(topic, testShards) });
 });
 
 /** The events `feed` emits from now on, as they come. */
@@ -135,7 +135,7 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     const [onA, onB] = await Promise.all([fromA.next(total), fromB.next(total)]);
 
     // then: the writers' topics are spread over the logs, each topic in one order on every node
-    assert.ok(new Set(writers.map((_, w) => shardOf(`w${w}`, defaultShards))).size > 1);
+    assert.ok(new Set(writers.map((_, w) => shardOf(`w${w}`, testShards))).size > 1);
     const byTopic = (events: typeof onA, w: number): string[] => idsOf(events.filter((e) => e.head.topic === `w${w}`));
     for (const w of writers.keys()) assert.deepEqual(byTopic(onB, w), byTopic(onA, w), `one order of w${w} on every node`);
     assert.equal(new Set(idsOf(onA)).size, total, 'each once');
@@ -144,8 +144,8 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
       const expected = [...own.slice(0, 8), ...own.slice(8, 10), uncached, ...own.slice(10)].map((m) => m.id);
       assert.deepEqual(idsOf(onA.filter((e) => e.head.topic === `w${w}`)), expected, `writer ${w}`);
     }
-    for (const log of new Set(onA.map((e) => shardOf(e.head.topic, defaultShards)))) {
-      const seqs = onA.flatMap((e) => (e.seq === undefined || shardOf(e.head.topic, defaultShards) !== log ? [] : [e.seq]));
+    for (const log of new Set(onA.map((e) => shardOf(e.head.topic, testShards)))) {
+      const seqs = onA.flatMap((e) => (e.seq === undefined || shardOf(e.head.topic, testShards) !== log ? [] : [e.seq]));
       assert.ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)), `positions increase in log ${log}`);
     }
     assert.deepEqual([a.log.errors, b.log.errors], [[], []]);
@@ -193,7 +193,7 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     const positions: number[] = [];
     for (const m of later) positions.push(...(await publish(a, [m])));
     const p4 = positions[2] as number;
-    const shard = shardOf('roll', defaultShards);
+    const shard = shardOf('roll', testShards);
     await a.client.db(a.database).collection<{ _id: number }>(logCollection(shard)).deleteMany({ _id: { $lt: p4 } });
     proxy.refusing = false;
 

@@ -43,6 +43,17 @@ describe('MongoDB log — cache-size-limit on an existing log (test double of th
       return true;
     });
   });
+
+  it('with several logs, the sizes it names are cache-size-limit\'s, shared by the logs', async () => {
+    const { db } = commandDb(() => {
+      throw new MongoServerError({ code: 72, codeName: 'InvalidOptions', errmsg: 'unknown option to collMod: cappedSize' });
+    });
+    await assert.rejects(fitCapSize(db, 'messages_2', 1 << 20, 3 << 20, () => assert.fail('resized'), 4), (err: Error) => {
+      assert.match(err.message, /^cache-size-limit is 12582912 bytes \(3145728 for each of its 4 logs\), but the message log \(collection "messages_2"\) is capped at 1048576 bytes/);
+      assert.match(err.message, /Set cache-size-limit to 4194304 to keep the log as it is/);
+      return true;
+    });
+  });
 });
 
 describe('MongoDB log — cache-size-limit on an existing log, on FerretDB', { skip: ferretDbSkip(), timeout: 60_000 }, () => {
@@ -63,7 +74,7 @@ describe('MongoDB log — cache-size-limit on an existing log, on FerretDB', { s
     await first.exited;
     const refused = await serveUntilExit(['--database-url', url, '--cache-size-limit', '3M']);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /cache-size-limit is 3145728 bytes \(393216 for each of its 8 logs\), but the message log \(collection "messages(_\d)?"\) is capped at 262144 bytes and this server cannot resize it/);
+    assert.match(refused.stderr, /cache-size-limit is 3145728 bytes, but the message log \(collection "messages"\) is capped at 2097152 bytes and this server cannot resize it/);
     const again = await spawnServer(['--database-url', url, '--cache-size-limit', '2M']);
     assert.equal((await fetch(`${again.url}/v1/health`)).status, 200);
     again.child.kill('SIGTERM');

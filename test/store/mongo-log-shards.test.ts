@@ -46,7 +46,7 @@ describe('MongoDB logs — where a topic goes', () => {
 });
 
 describe('MongoDB logs — shards on FerretDB', { skip: ferretDbSkip() }, () => {
-  it('a new database takes the configured count, or 8; a later start with another count stops, naming both; 0 takes the database\'s', async () => {
+  it('a new database takes the configured count, or 1; a later start with another count stops, naming both; 0 takes the database\'s', async () => {
     const db = await freshDb('shards-count');
     assert.equal((await LogShards.open(db, 3, 3 << 20)).logs.length, 3);
     await assert.rejects(LogShards.open(db, 4, 3 << 20), /^Error: database-shards is 4, but the database's message log has 3 shards: .* set database-shards to 3, or to 0 to take the database's$/);

@@ -5,10 +5,10 @@ import { randomId } from '../../src/model/message.js';
 import type { MessageCache } from '../../src/store/message-cache.js';
 import { StoreWriteError } from '../../src/store/write-error.js';
 import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
-import { defaultShards, LogShards, shardOf } from '../../src/store/mongo/log-shards.js';
+import { LogShards, shardOf } from '../../src/store/mongo/log-shards.js';
 import { logCollection } from '../../src/store/mongo/message-log.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
-import { connect, ferretDb, RecordedLog } from '../support/mongo-nodes.js';
+import { connect, ferretDb, RecordedLog, testShards } from '../support/mongo-nodes.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { entry, ids, message, now } from './contracts/cache-messages.js';
 import type { Open } from './contracts/instances.js';
@@ -21,7 +21,7 @@ import { describeMessageCache } from './contracts/message-cache.contract.js';
 async function openCache(database: string, client?: MongoClient): Promise<{ cache: MongoMessageCache; db: Db; log: RecordedLog }> {
   const db = (client ?? (await connect())).db(database);
   const log = new RecordedLog();
-  const cache = await MongoMessageCache.open(db, await LogShards.open(db, 0, 64 << 20), (err) => log.error({ err }, 'clean-up'));
+  const cache = await MongoMessageCache.open(db, await LogShards.open(db, testShards, 64 << 20), (err) => log.error({ err }, 'clean-up'));
   return { cache, db, log };
 }
 
@@ -91,8 +91,8 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     const { seqs } = await cache.add(many.map((m) => entry(m)));
 
     // then: one position each, consecutive within each log (one writer), each message replayed on its topic
-    const logs = many.map((m) => shardOf(m.topic, defaultShards));
-    assert.equal(new Set(logs).size, defaultShards, 'spread over every log');
+    const logs = many.map((m) => shardOf(m.topic, testShards));
+    assert.equal(new Set(logs).size, testShards, 'spread over every log');
     for (const log of new Set(logs)) {
       const own = seqs.filter((_, i) => logs[i] === log);
       assert.deepEqual(own, own.map((_, i) => (own[0] as number) + i), `log ${log}`);
@@ -112,7 +112,7 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     // then
     assert.equal(new Set(seqs).size, 4000);
     assert.deepEqual(await ids(cache, 'big', { kind: 'all' }), big.map((m) => m.id));
-    const batches = await db.collection(logCollection(shardOf('big', defaultShards))).countDocuments({ topics: 'big' });
+    const batches = await db.collection(logCollection(shardOf('big', testShards))).countDocuments({ topics: 'big' });
     assert.ok(batches >= 9, `${batches} batches of at most 2 MB`);
   });
 

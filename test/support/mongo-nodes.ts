@@ -41,13 +41,16 @@ export interface MessageNode extends MongoMessageStore {
   client: MongoClient;
 }
 
+/** Logs of the stores the tests open: several, so that every path between logs is taken. */
+export const testShards = 4;
+
 /** A node's message store on `database` (a fresh one when absent), on a client of its own. */
 export async function messageNode(database?: string, options: Partial<MessageStoreOptions> & { url?: string } = {}): Promise<MessageNode> {
   // Command events only reach a test that listens (`client.on('commandStarted')`).
   const client = await connect(options.url, { monitorCommands: true });
   const name = database ?? (await ferretDb()).databaseName('log');
   const log = new RecordedLog();
-  const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options, shards: options.shards ?? 0 });
+  const store = await openMongoMessageStore(client.db(name), { capBytes: 64 << 20, log, ...options, shards: options.shards ?? testShards });
   return { ...store, database: name, log, client };
 }
 

@@ -4,8 +4,14 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { HeadsBoard } from './log-heads.js';
 import { logCollection, MessageLog, type LogReport } from './message-log.js';
 
-/** Logs of a new database when `database-shards` is 0. */
-export const defaultShards = 8;
+/**
+ * Logs of a new database when `database-shards` is 0. One: a commit writes each log it
+ * touches, so on FerretDB (each insert and lookup a round trip and a table scan) 8 logs
+ * halved the throughput of publishes spread over 64 topics, on one node and on three
+ * (bench/README.md, "Logs"); more logs pay where round trips are cheap and a log's chain,
+ * not the database, is the limit.
+ */
+export const defaultShards = 1;
 
 interface ShardSetting {
   _id: 'shards';
