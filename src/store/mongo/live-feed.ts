@@ -3,7 +3,7 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed, LostRange } from '../live-feed.js';
 import type { LogShards } from './log-shards.js';
-import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
+import type { LogBatch, LogEvent } from './message-log.js';
 import { LogTail, type TailOptions } from './message-log-tail.js';
 import { writeFailure } from './write-error.js';
 
@@ -73,12 +73,7 @@ export class MongoLiveFeed implements LiveFeed {
   committed(events: readonly Outbound[]): Promise<void> | undefined {
     const uncached = events.filter((e) => e.seq === undefined).map(toUncachedEvent);
     if (uncached.length === 0) return undefined;
-    const byLog = new Map<MessageLog, LogEvent[]>();
-    for (const e of uncached) {
-      const log = this.shards.of(e.topic);
-      byLog.set(log, [...(byLog.get(log) ?? []), e]);
-    }
-    return Promise.all([...byLog].map(([log, own]) => log.append({ events: own }))).then(
+    return Promise.all([...this.shards.split(uncached)].map(([log, own]) => log.append({ events: own }))).then(
       () => undefined,
       (err: unknown) => Promise.reject(writeFailure(err)),
     );

@@ -61,6 +61,18 @@ export class LogShards {
   index(topic: string): number {
     return shardOf(topic, this.logs.length);
   }
+
+  /** `items` by the log of their topic, each log's in their order. */
+  split<T extends { topic: string }>(items: readonly T[]): Map<MessageLog, T[]> {
+    const byLog = new Map<MessageLog, T[]>();
+    for (const item of items) {
+      const log = this.of(item.topic);
+      const own = byLog.get(log);
+      if (own) own.push(item);
+      else byLog.set(log, [item]);
+    }
+    return byLog;
+  }
 }
 
 /** The database's count of logs: recorded by the first process to open it, checked by every later one. */

@@ -8,7 +8,7 @@ import { firstOfEachId } from './import-dedupe.js';
 import { batchesHolding, heldSince, lookUp, oldestHeld } from './log-lookups.js';
 import { MessageIds } from './message-ids.js';
 import { batchDrafts } from './batch-drafts.js';
-import type { BatchDraft, LogBatch, LogEvent } from './message-log.js';
+import type { BatchDraft, LogBatch, LogEvent, MessageLog } from './message-log.js';
 import type { LogShards } from './log-shards.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
@@ -26,8 +26,8 @@ const importedStats = 'import';
  * The message cache on the MongoDB logs (message-log.ts), shared by every node on the
  * database. A batch commits as one log insert into the log of each of its topics' shards
  * (log-shards.ts; inserts into different logs run at once), after its ids are reserved
- * (message-ids.ts) and before its waiting messages are copied out (scheduled.ts). Releasing and replacing
- * a scheduled message both claim it, durably (release-claims.ts) and by a log insert with
+ * (message-ids.ts) and before its waiting messages are copied out (scheduled.ts).
+ * Releasing and replacing a scheduled message both claim it, durably (release-claims.ts) and by a log insert with
  * a unique `claim`, so exactly one of them wins, on any node. Expiry is applied at query
  * time: `prune` moves a watermark below which `count` and `topics` no longer see
  * messages, as SQLite's delete would. Counts come from tallies each node keeps of what it
@@ -88,23 +88,19 @@ export class MongoMessageCache implements MessageCache {
    */
   private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
     const replaced = await this.replaceWaiting(entries, events);
-    await this.eachShard(events, async (shard, own) => {
-      for (const draft of batchDrafts(own)) appended.push(await this.counted(draft.events, () => this.shards.logs[shard]!.append(draft)));
+    await this.eachLog(events, async (log, own) => {
+      for (const draft of batchDrafts(own)) appended.push(await this.counted(draft.events, () => log.append(draft)));
     });
     return replaced;
   }
 
-  /** Runs `write` for each shard's events (in order), all shards at once; fails with the first failure once all ended. */
-  private async eachShard(events: readonly LogEvent[], write: (shard: number, own: LogEvent[]) => Promise<void>): Promise<void> {
-    const byShard = new Map<number, LogEvent[]>();
-    for (const e of events) {
-      const shard = this.shards.index(e.topic);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), e]);
-    }
-    const ends = await Promise.allSettled([...byShard].map(([shard, own]) => write(shard, own)));
+  /** Runs `write` for each log's events (in order), all logs at once; fails with the first failure once all ended. */
+  private async eachLog(events: readonly LogEvent[], write: (log: MessageLog, own: LogEvent[]) => Promise<void>): Promise<void> {
+    const ends = await Promise.allSettled([...this.shards.split(events)].map(([log, own]) => write(log, own)));
     const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
     if (failed) throw failed.reason;
   }
+
   /**
    * Runs `write`, a log insert of `events`, with the events counted in the tallies: their
    * write goes beside the insert, and a second one takes them back out if the insert did
@@ -270,9 +266,9 @@ export class MongoMessageCache implements MessageCache {
     // its message is still missing.
     const logged = held.size === 0 ? new Set<string>() : await this.logged([...held]);
     const fresh = events.filter((e) => !logged.has(e.id));
-    await this.eachShard(fresh, async (shard, own) => {
+    await this.eachLog(fresh, async (log, own) => {
       for (const draft of batchDrafts(own)) {
-        const batch = await writing(() => this.counted(draft.events, () => this.shards.logs[shard]!.append(draft)));
+        const batch = await writing(() => this.counted(draft.events, () => log.append(draft)));
         await this.scheduled.hold(found(batch).filter(({ event }) => event.kind === 'waiting')).catch(this.onError);
       }
     });

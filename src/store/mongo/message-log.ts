@@ -111,7 +111,7 @@ export class MessageLog {
    * Batches this process already holds and its tail has yet to read: those it appended, and
    * those an insert found in its way (another node's, which the tail reads next). The tail
    * takes them from here instead of reading them back (`take`): on FerretDB each lookup
-   * scans the log's table, and with several nodes these were a quarter of its work.
+   * scans the log's table.
    */
   private readonly held = new Map<number, LogBatch>();
   /** The last position the tail read (see `seen`). */
