@@ -49,6 +49,6 @@ describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
       assert.ok((value('publishes/s') ?? 0) > 0 && (value('deliveries/s') ?? 0) > 0, `${configuration}: publishes and deliveries`);
       assert.ok((value('publish-to-receive p50') ?? NaN) > 0, `${configuration}: latency`);
     }
-    assert.match(stdout, /\| store \| nodes \| delay \| connections \| topics \| publishes\/s \(req\/s\) \| deliveries\/s \(msg\/s\) \|/);
+    assert.match(stdout, /\| store \| nodes \| delay \| connections \| topics \| shards \| publishes\/s \(req\/s\) \| deliveries\/s \(msg\/s\) \|/);
   });
 });
