@@ -61,8 +61,8 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
     // Two unmeasured messages first: the first delivery on a new topic pays one-time costs.
     await load.publisher.call('run', { url: first.url, topics: ['latency'], rate: 10, durationMs: 10_000, limit: 2, concurrency: 1 });
     await collect(load, 2, 10_000);
-    const fixed = await load.publisher.call<{ sent: number }>('run', { url: first.url, topics: ['latency'], rate: sizes.clusterFixedRate, durationMs: 60_000, limit: sizes.clusterFixedMessages, concurrency: 1 });
-    const slow = await collect(load, fixed.sent, 10_000);
+    const fixed = await load.publisher.call<{ sent: number; failed: number }>('run', { url: first.url, topics: ['latency'], rate: sizes.clusterFixedRate, durationMs: 60_000, limit: sizes.clusterFixedMessages, concurrency: 1 });
+    const slow = await collect(load, fixed.sent - fixed.failed, 10_000);
 
     const start = performance.now();
     const files = nodes.map((_, i) => join(dir, `ids-${i}.txt`));
@@ -75,9 +75,9 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
       figure('deliveries/s', checked.messages / ((at - start) / 1000), 'msg/s', 'higher', { subscribers: checked.subscriptions }),
       figure('publish-to-receive p50', percentile(slow.latencies, 50), 'ms', 'lower', at50),
       figure('publish-to-receive p99', percentile(slow.latencies, 99), 'ms', 'lower', at50),
-      figure('lost', checked.lost + Math.max(0, fixed.sent - slow.deliveries), 'msgs', 'lower'),
+      figure('lost', checked.lost + Math.max(0, fixed.sent - fixed.failed - slow.deliveries), 'msgs', 'lower'),
       figure('duplicated', checked.duplicated, 'msgs', 'lower'),
-      figure('publish errors', runs.reduce((sum, r) => sum + r.errors, 0), 'requests', 'lower'),
+      figure('publish errors', runs.reduce((sum, r) => sum + r.errors, 0) + fixed.failed, 'requests', 'lower'),
     ];
   } finally {
     await closeSubscribers(load);
