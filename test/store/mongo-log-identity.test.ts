@@ -174,7 +174,7 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
     // given: a head collection whose first write fails
     const db = (await connect()).db((await ferretDb()).databaseName('heads-retried'));
     const board = await HeadsBoard.open(db);
-    const heads = LogHeads.of(board, 'w', 0);
+    const heads = new LogHeads(board, 'w', 0);
     const stored = board.heads;
     const replaceOne = stored.replaceOne.bind(stored);
     stored.replaceOne = (() => {

@@ -41,20 +41,12 @@ export class LogHeads {
   private pending: LogBatch | undefined;
   private writing = false;
 
-  private constructor(
+  /** The heads of log `shard`, as `writer` writes them, read through a process's `board`. */
+  constructor(
     private readonly board: HeadsBoard,
     private readonly writer: string,
     private readonly shard: number,
   ) {}
-
-  /** The heads of log `shard`, as `writer` writes them, read through a process's `board`. */
-  static of(board: HeadsBoard, writer: string, shard: number): LogHeads {
-    return new LogHeads(board, writer, shard);
-  }
-
-  private get heads(): Collection<Stored> {
-    return this.board.heads;
-  }
 
   /** Records `batch` as this process's newest: now, or after the write in flight. */
   note(batch: LogBatch): void {
@@ -68,7 +60,7 @@ export class LogHeads {
     this.pending = undefined;
     this.writing = true;
     const head: Stored = { _id: this.writer, ...(this.shard > 0 && { shard: this.shard }), pos: batch._id, last: batch.last, ...(batch.by !== undefined && { by: batch.by }), t: Date.now() };
-    void this.heads.replaceOne({ _id: this.writer }, head, { upsert: true }).then(
+    void this.board.heads.replaceOne({ _id: this.writer }, head, { upsert: true }).then(
       () => this.written(),
       () => {
         // Tried again until it lands or a newer head replaces it: a tail that read

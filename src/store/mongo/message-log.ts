@@ -151,7 +151,7 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const writer = randomBytes(6).toString('base64url');
-    const log = new MessageLog(db, collectionName, batches, LogHeads.of(board, writer, shard), writer, retried);
+    const log = new MessageLog(db, collectionName, batches, new LogHeads(board, writer, shard), writer, retried);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.oldest())) await log.append({ events: [] });
     return log;
