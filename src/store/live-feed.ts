@@ -27,6 +27,8 @@ export interface LostRange {
   readonly to: number;
   /** Absent for a store of one log. */
   readonly log?: number;
+  /** Whether `topic`'s events may be among them (those of the topics in `log`); absent: any topic's. */
+  readonly covers?: (topic: string) => boolean;
 }
 
 /**
@@ -59,7 +61,8 @@ export interface LostRange {
  * - `lost$`, for a feed that can fail to read what was committed (a node that fell behind a
  *   log that drops its oldest entries, or found a batch it handed on replaced after a
  *   failover), emits each range of positions it will never hand on, once, before
- *   `batches$` emits anything of its log after it. Which topics those events had is unknown. A feed
+ *   `batches$` emits anything of its log after it. Which topics those events had is unknown,
+ *   beyond which topics their log holds (`covers`). A feed
  *   that cannot lose (the embedded one hands each batch on in-process) has no `lost$`.
  * - `batches$` and `lost$` complete when the store closes.
  */

@@ -13,7 +13,7 @@ export interface DeliveryObserver {
  * with the last. It follows the store's live feed and delivers synchronously, in the
  * feed's order, so per-topic order is commit order (see LiveFeed).
  *
- * A topic's stream completes only when the hub is interrupted (the feed lost events):
+ * A topic's stream completes only when the hub interrupts it (the feed lost events):
  * whoever follows one ends the client streams it serves, so that their clients reconnect
  * with `since=` and read what the cache still holds.
  */
@@ -47,15 +47,15 @@ export class TopicHub {
   }
 
   /**
-   * Completes every live topic's stream, those still attaching (a subscription holding its
-   * topics while it reads the cache) included: the feed lost a range whose topics are
-   * unknown, so any of them may have missed a message (LiveFeed.lost$). Subscribers that
-   * attach afterwards get fresh streams.
+   * Completes the stream of every live topic `covers` (by default all), those still
+   * attaching (a subscription holding its topics while it reads the cache) included: the
+   * feed lost a range of a log, whose events may have been of any of that log's topics
+   * (LiveFeed.lost$). Subscribers that attach afterwards get fresh streams.
    */
-  interrupt(): void {
-    const subjects = [...this.subjects.values()];
-    this.subjects.clear();
-    for (const subject of subjects) subject.complete();
+  interrupt(covers: (topic: string) => boolean = () => true): void {
+    const ended = [...this.subjects].filter(([topic]) => covers(topic));
+    for (const [topic] of ended) this.subjects.delete(topic);
+    for (const [, subject] of ended) subject.complete();
   }
 
   isLive(topic: string): boolean {

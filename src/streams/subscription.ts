@@ -1,4 +1,4 @@
-import { EMPTY, merge, type Observable } from 'rxjs';
+import { EMPTY, type Observable } from 'rxjs';
 import { errors } from '../model/errors.js';
 import { controlEvent, messageJson } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
@@ -6,6 +6,7 @@ import { Replayed } from '../model/replayed.js';
 import type { FeedPosition, LiveFeed } from '../store/live-feed.js';
 import type { MessageCache, Replay, Since } from '../store/message-cache.js';
 import { hold } from '../operators/hold.js';
+import { mergeUntilAnyEnds } from '../operators/merge-until-any-ends.js';
 import { isEmptyFilter, matchFilter, passes, type MessageFilter } from '../operators/match-filter.js';
 import { skipReplayed } from '../operators/skip-replayed.js';
 import type { TopicHub } from './hub.js';
@@ -60,7 +61,7 @@ export function controlOutbound(event: 'open' | 'keepalive', topics: readonly st
  * as it is read (see loadReplays); what the filter leaves out is given back.
  */
 export async function openSubscription(deps: SubscriptionDeps, req: SubscriptionRequest, allowance: ReplayAllowance): Promise<Opened> {
-  const live = req.poll ? undefined : hold(merge(...req.topics.map((t) => deps.hub.topic$(t))));
+  const live = req.poll ? undefined : hold(mergeUntilAnyEnds(req.topics.map((t) => deps.hub.topic$(t))));
   try {
     const { replays, loaded } = await loadReplays(deps, req, allowance, live ? deps.feed.position : undefined);
     const merged = mergeByTime(replays);

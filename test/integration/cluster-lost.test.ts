@@ -7,6 +7,8 @@ import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.
 import { Scrape } from '../support/prometheus.js';
 import { spawnServer } from '../support/server.js';
 import { proxiedDatabase } from '../support/mongo-nodes.js';
+import { shardOf } from '../../src/store/mongo/log-shards.js';
+import { logCollection } from '../../src/store/mongo/message-log.js';
 
 /**
  * Three Tocsin processes on one FerretDB, one of them behind a TCP proxy that stalls its
@@ -74,17 +76,21 @@ describe('three nodes on one MongoDB — a capped log that wraps under a slow no
     ferret = await startFerretDb();
     const { url, proxiedUrl, proxy } = await proxiedDatabase(ferret, 'wrap');
     const database = new URL(url).pathname.slice(1);
-    // One log: the test reads and rolls out its collection.
-    const args = ['--cache-size-limit', '64k', '--database-shards', '1', '--enable-metrics', 'true'];
+    // Two logs: the test reads and rolls out the one of topic `wrap`; a topic of the other
+    // (`calm`) keeps its streams.
+    const args = ['--cache-size-limit', '64k', '--database-shards', '2', '--enable-metrics', 'true'];
+    const calm = ['calm', 'calm1', 'calm2', 'calm3'].find((t) => shardOf(t, 2) !== shardOf('wrap', 2)) as string;
     const a = await spawnServer(['--database-url', url, ...args]);
     const b = await spawnServer(['--database-url', url, ...args]);
     const c = await spawnServer(['--database-url', proxiedUrl, ...args]);
     const direct = await MongoClient.connect(ferret.url);
     clients.push(direct);
-    const log = direct.db(database).collection<{ _id: number; last: number; ids?: string[] }>('messages');
+    const log = direct.db(database).collection<{ _id: number; last: number; ids?: string[] }>(logCollection(shardOf('wrap', 2)));
     const onB = new LineStream(`${b.url}/wrap/json`);
     const onC = new LineStream(`${c.url}/wrap/json`);
     const wsOnC = new WsStream(`${c.url}/wrap/ws`);
+    const calmOnC = new LineStream(`${c.url}/${calm}/json`);
+    assert.equal((await calmOnC.nextJson()).event, 'open');
     assert.equal((await onB.nextJson()).event, 'open');
     assert.equal((await onC.nextJson()).event, 'open');
     assert.equal((await wsOnC.next()).event, 'open');
@@ -116,6 +122,10 @@ describe('three nodes on one MongoDB — a capped log that wraps under a slow no
     const scrape = await Scrape.of(`${c.url}/metrics`);
     assert.ok(scrape.value('tocsin_lost_ranges_total') >= 1);
     assert.ok(scrape.value('tocsin_lost_positions_total') >= 1);
+    // and: C's stream of a topic of the other log goes on
+    const { json: quiet } = await publish(`${a.url}/${calm}`, 'calm');
+    assert.equal((await calmOnC.nextJson(10_000)).id, quiet.id);
+    calmOnC.close();
 
     // and: a reconnect to C with since= the last message it got replays from the oldest
     // message the cache still holds after it, then goes on live

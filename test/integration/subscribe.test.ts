@@ -259,4 +259,37 @@ describe('subscribe — a range the live feed lost', () => {
       again.close();
     }
   });
+
+  it('a range of one log (`covers`) ends only the streams of its topics, a stream of several topics when any of them; the others go on', async () => {
+    // given: streams of lost-c, of lost-d, and of both, unfiltered and filtered
+    const url = lossy.url;
+    const onC = new LineStream(`${url}/lost-c/json`);
+    const onD = new LineStream(`${url}/lost-d/json`);
+    const both = new SseStream(`${url}/lost-c,lost-d/sse`);
+    const bothFiltered = new LineStream(`${url}/lost-d,lost-c/json?priority=3`);
+    const wsOnC = new WsStream(`${url}/lost-c/ws?priority=3`);
+    const wsOnD = new WsStream(`${url}/lost-d/ws`);
+    for (const stream of [onC, onD, bothFiltered]) assert.equal((await stream.nextJson()).event, 'open');
+    assert.equal((await both.next()).event, 'open');
+    for (const socket of [wsOnC, wsOnD]) assert.equal((await socket.next()).event, 'open');
+
+    // when: the feed lost a range of the log holding lost-d only
+    const closed = interruptLiveStreams(lossy.server.context, { from: 20, to: 21, log: 1, covers: (topic) => topic === 'lost-d' });
+
+    // then: the streams naming lost-d ended; those of lost-c alone go on live
+    assert.equal(closed, 4);
+    for (const stream of [onD, bothFiltered, both]) await stream.end();
+    assert.equal(await wsOnD.waitClosed(), 1006);
+    assert.equal(lossy.server.context.connections.size, 2);
+    const warnings = log.find((r) => typeof r.msg === 'string' && r.msg.startsWith('live feed: positions 20-21 of log 1'));
+    assert.deepEqual(warnings.map((r) => [r.log, r.closed]), [[1, 4]]);
+    try {
+      const { json: live } = await publish(`${url}/lost-c`, 'still live');
+      assert.equal((await onC.nextJson()).id, live.id);
+      assert.equal((await wsOnC.next()).id, live.id);
+    } finally {
+      onC.close();
+      wsOnC.close();
+    }
+  });
 });

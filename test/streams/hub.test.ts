@@ -39,6 +39,27 @@ describe('hub — interrupt', () => {
     assert.deepEqual([after, seen.length], [['a2'], 2]);
   });
 
+  it('with `covers`, completes only the streams of the topics it covers (a lost range of one log)', () => {
+    // given: live topics a, b and c, the last one held while it reads the cache
+    const hub = new TopicHub();
+    const feed = new Subject<FeedBatch>();
+    hub.follow(feed);
+    const seen: string[] = [];
+    const ended: string[] = [];
+    for (const topic of ['a', 'b']) hub.topic$(topic).subscribe({ next: (e) => seen.push(e.head.id), complete: () => ended.push(topic) });
+    const held = hold(hub.topic$('c'));
+
+    // when: a range of the log holding b and c is lost
+    hub.interrupt((topic) => topic !== 'a');
+
+    // then: b and c ended, a goes on
+    let heldEnded = false;
+    held.observable.subscribe({ complete: () => (heldEnded = true) });
+    assert.deepEqual([ended, heldEnded, hub.isLive('a'), hub.liveTopics], [['b'], true, true, 1]);
+    feed.next({ events: [event('a', 'a1'), event('b', 'b1')], committedAt: performance.now() });
+    assert.deepEqual(seen, ['a1']);
+  });
+
   it('with no live topic does nothing', () => {
     const hub = new TopicHub();
     hub.interrupt();

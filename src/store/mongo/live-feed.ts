@@ -26,8 +26,8 @@ export interface FeedOptions extends TailOptions {
  *
  * A node that falls behind the capped log's tail (positions dropped before it read them)
  * does not skip them silently: each lost range is emitted on `lost$`, which the server
- * follows to end its live streams so that their clients reconnect with `since=` and read
- * what the cache still has (transports/subscribe/lost-range.ts).
+ * follows to end the live streams of that log's topics so that their clients reconnect
+ * with `since=` and read what the cache still has (transports/subscribe/lost-range.ts).
  */
 export class MongoLiveFeed implements LiveFeed {
   private readonly subject = new Subject<FeedBatch>();
@@ -55,7 +55,7 @@ export class MongoLiveFeed implements LiveFeed {
     const lags = starts.map(() => 0);
     this.tails = shards.logs.map((log, shard) => new LogTail(log, starts[shard] as LogBatch, {
       batch: (batch) => this.hand(shard, batch),
-      lost: (range) => this.lost.next(shards.logs.length > 1 ? { ...range, log: shard } : range),
+      lost: (range) => this.lost.next(shards.logs.length > 1 ? { ...range, log: shard, covers: (topic) => shards.index(topic) === shard } : range),
       error: options.onError,
       ...(options.onLag && {
         lag: (positions: number) => {
