@@ -1,0 +1,165 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Throwaway PostgreSQL clusters from Debian's server package, for FerretDB (ferretdb.ts)
+ * and the PostgreSQL store's tests: initdb into a temp directory, listening only on a unix
+ * socket there (no TCP port to pick and race for), durability settings off. The server
+ * runs under a small `sh` supervisor whose stdin is a pipe from this process: when this
+ * process ends, however it ends (even SIGKILL), the pipe closes and the supervisor stops
+ * the server and removes the directory. `stop()` does the same now and waits for it.
+ */
+export interface PostgresCluster {
+  /** The directory of its unix socket (port 5432 in it). */
+  sockets: string;
+  /** `postgres://postgres@/<database>?host=<sockets>&port=5432` */
+  url(database: string): string;
+  stop(): Promise<void>;
+}
+
+/** Where PostgreSQL's programs are, and who runs them. */
+export interface PostgresInstall {
+  pgBin: string;
+  /** The postgres account when running as root (initdb and postgres refuse root). */
+  owner: { uid: number; gid: number } | undefined;
+}
+
+/** The install, or why there is none to run. */
+export function locatePostgres(): PostgresInstall | { skip: string } {
+  const pgBin = postgresBinDir();
+  if (!pgBin) return { skip: 'PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)' };
+  let owner: PostgresInstall['owner'];
+  if (process.getuid?.() === 0) {
+    owner = postgresAccount();
+    if (!owner) return { skip: 'running as root and there is no postgres account to run PostgreSQL as' };
+  }
+  return { pgBin, owner };
+}
+
+/** Starts a fresh cluster; resolves once it accepts connections. */
+export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: string): Promise<PostgresCluster> {
+  const root = mkdtempSync(join(tmpdir(), `tocsin-${label}-`));
+  const data = join(root, 'data');
+  const sockets = join(root, 'sockets');
+  mkdirSync(sockets);
+  if (owner) for (const dir of [root, sockets]) chownSync(dir, owner.uid, owner.gid);
+  await run(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], owner);
+  const postgres = supervise('INT', root, owner, join(pgBin, 'postgres'), [
+    '-D', data, '-k', sockets, '-p', '5432', '-c', 'listen_addresses=',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+  ]);
+  try {
+    await postgres.logged(/database system is ready to accept connections/);
+  } catch (error) {
+    await postgres.stop();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    sockets,
+    url: (database) => `postgres://postgres@/${database}?host=${encodeURIComponent(sockets)}&port=5432`,
+    stop: () => {
+      stopped ??= postgres.stop().then(() => rmSync(root, { recursive: true, force: true }));
+      return stopped;
+    },
+  };
+}
+
+/**
+ * The supervisor: runs the server, stops it with `$sig` when its stdin (a pipe from this
+ * process) reaches EOF, then removes `$root` (if given). Asynchronous lists get /dev/null
+ * as stdin in a non-interactive sh, hence the copy of stdin on fd 3.
+ */
+const supervisor = `
+sig=$1 root=$2; shift 2
+exec 3<&0
+"$@" </dev/null >&2 &
+child=$!
+{ cat <&3 >/dev/null; kill -s "$sig" "$child" 2>/dev/null; } &
+watcher=$!
+wait "$child"; status=$?
+kill "$watcher" 2>/dev/null
+[ -z "$root" ] || rm -rf "$root"
+exit "$status"
+`;
+
+export interface Supervised {
+  /** Resolves with the match once the server's output matches; rejects if it exits first. */
+  logged(pattern: RegExp): Promise<RegExpExecArray>;
+  stop(): Promise<void>;
+}
+
+export function supervise(signal: string, root: string, owner: PostgresInstall['owner'], command: string, args: string[]): Supervised {
+  const child = spawn('/bin/sh', ['-c', supervisor, 'tocsin-supervise', signal, root, command, ...args], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...process.env, LC_ALL: 'C' },
+    ...owner,
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    output = (output + chunk).slice(-64 * 1024);
+  });
+  return {
+    logged: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = pattern.exec(output);
+          if (!match) return;
+          child.stderr?.off('data', check);
+          // Ready: from now on the server must not keep this process alive.
+          setReferenced(child, false);
+          resolve(match);
+        };
+        child.stderr?.on('data', check);
+        void exited.then(() => reject(new Error(`${command} exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${output}`)));
+        check();
+      }),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      setReferenced(child, true);
+      child.stdin?.end();
+      await exited;
+    },
+  };
+}
+
+function setReferenced(child: ChildProcess, referenced: boolean): void {
+  for (const handle of [child, child.stdin, child.stderr]) {
+    const h = handle as { ref?: () => void; unref?: () => void } | null;
+    if (referenced) h?.ref?.();
+    else h?.unref?.();
+  }
+}
+
+function run(command: string, args: string[], owner: PostgresInstall['owner']): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { env: { ...process.env, LC_ALL: 'C' }, ...owner }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} failed: ${error.message}\n${stdout}${stderr}`));
+      else resolve();
+    });
+  });
+}
+
+/** The newest /usr/lib/postgresql/<version>/bin holding initdb and postgres (Debian's layout). */
+function postgresBinDir(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  return readdirSync(base)
+    .filter((version) => /^\d+$/.test(version))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => join(base, version, 'bin'))
+    .find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres')));
+}
+
+function postgresAccount(): { uid: number; gid: number } | undefined {
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('postgres:'));
+  const [, , uid, gid] = line?.split(':') ?? [];
+  return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
