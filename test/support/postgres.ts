@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /**
  * Throwaway PostgreSQL clusters from Debian's server package, for FerretDB (ferretdb.ts)
@@ -162,4 +163,36 @@ function postgresAccount(): { uid: number; gid: number } | undefined {
     .find((entry) => entry.startsWith('postgres:'));
   const [, , uid, gid] = line?.split(':') ?? [];
   return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
+
+let located: PostgresInstall | { skip: string } | undefined;
+let shared: Promise<PostgresCluster> | undefined;
+let databases = 0;
+
+/**
+ * Why the PostgreSQL store's tests cannot run here (their describe's `skip`), or false.
+ * With TOCSIN_REQUIRE_FERRETDB=1 (.ci/run: FerretDB runs on PostgreSQL) a missing server is an error.
+ */
+export function postgresSkip(): string | false {
+  located ??= locatePostgres();
+  if (!('skip' in located)) return false;
+  if (process.env.TOCSIN_REQUIRE_FERRETDB === '1') throw new Error(`TOCSIN_REQUIRE_FERRETDB=1, but ${located.skip}`);
+  return located.skip;
+}
+
+/** The URL of a new, empty database on this process's cluster (started on first use, stopped at exit). */
+export async function freshDatabase(label = 'test'): Promise<string> {
+  const skip = postgresSkip();
+  if (skip) throw new Error(skip);
+  shared ??= launchPostgres(located as PostgresInstall, 'postgres');
+  const cluster = await shared;
+  const name = `t${++databases}_${label.replace(/\W/g, '_')}`.slice(0, 63).toLowerCase();
+  const admin = new pg.Client({ connectionString: cluster.url('postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return cluster.url(name);
 }

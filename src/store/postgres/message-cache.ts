@@ -1,0 +1,187 @@
+import type pg from 'pg';
+import type { Message } from '../../model/message.js';
+import { Outbound } from '../../model/outbound.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { inTransaction, openPool } from './pool.js';
+import { PostgresReplays } from './replays.js';
+import { openSchema } from './schema.js';
+
+/** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
+const importedStats = 'messages-imported';
+
+/** The log a commit goes to: one for now (topics will hash into several, as on MongoDB). */
+const log = 0;
+
+interface Row {
+  id: string;
+  topic: string;
+  time: number;
+  expires: number;
+  published: boolean;
+  json: string;
+  sid: string | null;
+}
+
+const rowOf = ({ message: m, json, published }: CacheEntry): Row => ({ id: m.id, topic: m.topic, time: m.time, expires: m.expires ?? 0, published, json, sid: m.sequence_id ?? null });
+
+/** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
+const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
+
+/**
+ * Inserts rows at the next positions of the log, in order, in one statement: the UPDATE
+ * takes the positions under the log row's lock, which the transaction holds until it
+ * commits, so positions are taken in commit order. One round trip for a whole batch (the
+ * columns go as arrays); `conflict` is the INSERT's ON CONFLICT clause, if any.
+ */
+const insertAtNext = (conflict: string): string => `
+  WITH positions AS (UPDATE log_positions SET last = last + $2 WHERE log = $1 RETURNING last - $2 AS base)
+  INSERT INTO messages (log, seq, id, topic, time, expires, published, json, sequence_id)
+  SELECT $1, base + ord, id, topic, time, expires, published, json, sid
+  FROM positions, unnest($3::text[], $4::text[], $5::int8[], $6::int8[], $7::bool[], $8::text[], $9::text[]) WITH ORDINALITY AS r(id, topic, time, expires, published, json, sid, ord)
+  ${conflict}
+  RETURNING seq`;
+
+const insertSql = insertAtNext('');
+const importSql = insertAtNext('ON CONFLICT (id) DO NOTHING');
+
+/**
+ * Every write transaction takes the log row's lock first: a release deleting a waiting
+ * row before taking positions, while a replacing batch holds positions and deletes that
+ * row, would deadlock.
+ */
+const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
+
+/**
+ * The message cache on PostgreSQL, shared by every node on the database. A batch is one
+ * INSERT taking its positions (above); a batch that replaces scheduled messages by
+ * sequence id, and a release, are transactions whose row locks decide races between
+ * nodes: a release and a replacement of one message delete the same waiting row, and the
+ * second to get its lock finds it gone. Ids are kept unique by the table's index.
+ */
+export class PostgresMessageCache implements MessageCache {
+  private readonly replays: PostgresReplays;
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.replays = new PostgresReplays(pool, log);
+  }
+
+  /** Opens the cache on the database at `url`, creating its schema if missing. */
+  static async open(url: string): Promise<PostgresMessageCache> {
+    const pool = openPool(url);
+    try {
+      await openSchema(pool);
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PostgresMessageCache(pool);
+  }
+
+  async add(entries: readonly CacheEntry[]): Promise<Added> {
+    if (!entries.some(({ message: m }) => m.sequence_id !== undefined && replacing.has(m.event))) return { seqs: await insert(this.pool, entries.map(rowOf)), replaced: [] };
+    return inTransaction(this.pool, async (client) => {
+      await client.query(lockLog, [log]);
+      const replaced: string[] = [];
+      const seqs: number[] = [];
+      let rows: Row[] = [];
+      for (const entry of entries) {
+        const m = entry.message;
+        if (m.sequence_id !== undefined && replacing.has(m.event)) {
+          // The rows before it go in first: one of them may be the message it replaces.
+          seqs.push(...(await insert(client, rows)));
+          rows = [];
+          const gone = await client.query<{ id: string }>('DELETE FROM messages WHERE topic = $1 AND sequence_id = $2 AND NOT published RETURNING id', [m.topic, m.sequence_id]);
+          replaced.push(...gone.rows.map(({ id }) => id));
+        }
+        rows.push(rowOf(entry));
+      }
+      seqs.push(...(await insert(client, rows)));
+      return { seqs, replaced };
+    });
+  }
+
+  async release(ids: readonly string[]): Promise<Outbound[]> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query(lockLog, [log]);
+      const released: Outbound[] = [];
+      for (const id of ids) {
+        // Re-inserting takes a fresh seq: the message is delivered now, after messages
+        // committed while it waited, and since=<id> must see it after those.
+        const taken = await client.query<Omit<Row, 'id' | 'published' | 'sid'>>('DELETE FROM messages WHERE id = $1 AND NOT published RETURNING topic, time, expires, json', [id]);
+        const row = taken.rows[0];
+        if (!row) continue;
+        const [seq] = await insert(client, [{ ...row, id, published: true, sid: null }]);
+        released.push(Outbound.stored(row.json, seq as number));
+      }
+      return released;
+    });
+  }
+
+  replay(query: ReplayQuery): Promise<Replay> {
+    return this.replays.read(query);
+  }
+
+  async prune(nowSeconds: number): Promise<number> {
+    return (await this.pool.query('DELETE FROM messages WHERE expires <= $1 AND published', [nowSeconds])).rowCount ?? 0;
+  }
+
+  async dropAttachments(ids: readonly string[]): Promise<void> {
+    // In JavaScript, not with jsonb's `-`: jsonb would reorder the message's keys.
+    const held = await this.pool.query<{ id: string; json: string }>('SELECT id, json FROM messages WHERE id = ANY($1)', [ids]);
+    for (const { id, json } of held.rows) {
+      const message = JSON.parse(json) as Record<string, unknown>;
+      delete message.attachment;
+      await this.pool.query('UPDATE messages SET json = $2 WHERE id = $1', [id, JSON.stringify(message)]);
+    }
+  }
+
+  async topics(): Promise<Set<string>> {
+    return new Set((await this.pool.query<{ topic: string }>('SELECT DISTINCT topic FROM messages')).rows.map(({ topic }) => topic));
+  }
+
+  count(): Promise<number> {
+    return this.number('SELECT count(*) AS n FROM messages');
+  }
+
+  waiting(): Promise<number> {
+    return this.number('SELECT count(*) AS n FROM messages WHERE NOT published');
+  }
+
+  bytes(): Promise<number> {
+    return this.number("SELECT pg_total_relation_size('messages') AS n");
+  }
+
+  loadStats(): Promise<number> {
+    return this.number('SELECT coalesce(sum(value), 0)::int8 AS n FROM stats WHERE key IN ($1, $2)', ['messages', importedStats]);
+  }
+
+  async addStats(messages: number): Promise<number> {
+    const added = await this.number("INSERT INTO stats (key, value) VALUES ('messages', $1) ON CONFLICT (key) DO UPDATE SET value = stats.value + excluded.value RETURNING value AS n", [messages]);
+    return added + (await this.number('SELECT coalesce(max(value), 0)::int8 AS n FROM stats WHERE key = $1', [importedStats]));
+  }
+
+  async import(entries: readonly CacheEntry[]): Promise<number> {
+    // An id held (or twice in the batch) is skipped: its position stays a gap.
+    return (await insert(this.pool, entries.map(rowOf), importSql)).length;
+  }
+
+  async setImportedStats(messages: number): Promise<void> {
+    await this.pool.query('INSERT INTO stats (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [importedStats, messages]);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  private async number(sql: string, values: unknown[] = []): Promise<number> {
+    return (await this.pool.query<{ n: number }>(sql, values)).rows[0]?.n ?? 0;
+  }
+}
+
+/** Inserts `rows` at the next positions of the log, in order; answers the positions taken, ascending. */
+async function insert(db: pg.Pool | pg.PoolClient, rows: readonly Row[], sql = insertSql): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const column = <K extends keyof Row>(key: K): Row[K][] => rows.map((row) => row[key]);
+  const taken = await db.query<{ seq: number }>(sql, [log, rows.length, column('id'), column('topic'), column('time'), column('expires'), column('published'), column('json'), column('sid')]);
+  return taken.rows.map(({ seq }) => seq).sort((a, b) => a - b);
+}

@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import { positionIn } from '../live-feed.js';
+import type { Replay, ReplayQuery } from '../message-cache.js';
+import { inTransaction } from './pool.js';
+
+/** Rows of the first page: a replay under its cap usually takes one. */
+const firstPage = 1000;
+
+/** The most rows that can fit `bytes` (a message's JSON takes 100 at the least), and one more to know a page is full. */
+const rowsWithin = (bytes: number): number => Math.floor(bytes / 100) + 1;
+
+interface Page {
+  json: string;
+  time: number;
+  seq: number;
+}
+
+const none: Replay = { json: [], bytes: 0, truncated: false, maybeLive: [] };
+
+/**
+ * Replays of the PostgreSQL cache: the newest messages of a topic that fit the byte cap,
+ * read in pages newest first through the (topic, time, seq) index, so a request never
+ * loads more than it may send (the cap is its visitor's allowance). A replay reads in one
+ * repeatable-read transaction, so its pages and `maybeLive` see the same commits.
+ */
+export class PostgresReplays {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly log: number,
+  ) {}
+
+  read(q: ReplayQuery): Promise<Replay> {
+    // Most subscriptions replay nothing: no transaction for them.
+    if (q.since.kind === 'none') return Promise.resolve(none);
+    return inTransaction(this.pool, (client) => this.replay(client, q), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  private async replay(client: pg.PoolClient, q: ReplayQuery): Promise<Replay> {
+    const { since, scheduled } = q;
+    // An unknown id means the whole cache, as in ntfy.
+    const seq = since.kind === 'id' ? (await client.query<{ seq: number }>('SELECT seq FROM messages WHERE id = $1', [since.id])).rows[0]?.seq : undefined;
+    const withScheduled = scheduled && since.kind !== 'latest';
+    const params: unknown[] = [q.topic, Math.floor(Date.now() / 1000)];
+    let where = withScheduled ? 'true' : 'published';
+    if (since.kind === 'time') {
+      params.push(since.time);
+      where = `${where} AND time >= $3`;
+    } else if (seq !== undefined) {
+      params.push(seq);
+      where = withScheduled ? '(seq > $3 OR NOT published)' : 'published AND seq > $3';
+    }
+    const page = (limit: number, below: Pick<Page, 'time' | 'seq'>): Promise<pg.QueryResult<Page>> =>
+      client.query<Page>(
+        `SELECT json, time, seq FROM messages WHERE topic = $1 AND expires > $2 AND ${where} AND (time, seq) < ($${params.length + 1}, $${params.length + 2}) ORDER BY time DESC, seq DESC LIMIT $${params.length + 3}`,
+        [...params, below.time, below.seq, limit],
+      );
+    const replay = await newestWithin(page, q.maxBytes, since.kind === 'latest');
+    replay.json.reverse();
+    const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, positionIn(q.livePosition, this.log), replay.json);
+    return { ...replay, maybeLive };
+  }
+
+  /**
+   * Ids of the replayed messages committed after `position`: the newest commits, usually
+   * none; a candidate counts only if the replay holds it, which its stored JSON tells.
+   */
+  private async maybeLive(client: pg.PoolClient, topic: string, position: number, replayed: readonly string[]): Promise<string[]> {
+    const after = await client.query<{ id: string; json: string }>('SELECT id, json FROM messages WHERE log = $1 AND seq > $2 AND topic = $3', [this.log, position, topic]);
+    if (after.rows.length === 0) return [];
+    const held = new Set(replayed);
+    return after.rows.filter(({ json }) => held.has(json)).map(({ id }) => id);
+  }
+}
+
+/** The newest rows whose JSON fits `maxBytes`, newest first (`single`: the newest row only). */
+async function newestWithin(page: (limit: number, below: Pick<Page, 'time' | 'seq'>) => Promise<pg.QueryResult<Page>>, maxBytes: number, single: boolean): Promise<Omit<Replay, 'maybeLive'>> {
+  const json: string[] = [];
+  let bytes = 0;
+  let below = { time: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
+  let limit = single ? 1 : Math.min(firstPage, rowsWithin(maxBytes));
+  for (;;) {
+    const { rows } = await page(limit, below);
+    for (const row of rows) {
+      const size = Buffer.byteLength(row.json);
+      if (bytes + size > maxBytes) return { json, bytes, truncated: true };
+      bytes += size;
+      json.push(row.json);
+    }
+    const last = rows[rows.length - 1];
+    if (single || rows.length < limit || !last) return { json, bytes, truncated: false };
+    below = last;
+    limit = Math.min(rowsWithin(maxBytes - bytes), firstPage);
+  }
+}
