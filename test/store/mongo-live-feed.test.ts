@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { concatMap, connectable, firstValueFrom, ReplaySubject, take, toArray } from 'rxjs';
-import { messageJson, type Message } from '../../src/model/message.js';
-import { Outbound } from '../../src/model/outbound.js';
-import type { LiveFeed } from '../../src/store/live-feed.js';
+import { firstValueFrom } from 'rxjs';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
 import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
@@ -15,7 +12,8 @@ import { shardOf } from '../../src/store/mongo/log-shards.js';
 import { logCollection } from '../../src/store/mongo/message-log.js';
 import { tempDir } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { entry, message } from './contracts/cache-messages.js';
+import { message } from './contracts/cache-messages.js';
+import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
 import type { Open } from './contracts/instances.js';
 import { describeLiveFeed } from './contracts/live-feed.contract.js';
 
@@ -42,24 +40,6 @@ const mongo: Open<Store> = async (location) => {
 describe('MongoDB live feed (FerretDB)', { skip: ferretDbSkip() }, () => {
   describeLiveFeed('mongodb', mongo, { uncachedAfterStored: true, logOf: (topic) => shardOf(topic, testShards) });
 });
-
-/** The events `feed` emits from now on, as they come. */
-function recorder(feed: LiveFeed): { events: Outbound[]; next(count: number): Promise<Outbound[]> } {
-  const events$ = connectable(feed.batches$.pipe(concatMap((batch) => batch.events)), { connector: () => new ReplaySubject<Outbound>() });
-  events$.connect();
-  const events: Outbound[] = [];
-  events$.subscribe((e) => events.push(e));
-  return { events, next: (count) => firstValueFrom(events$.pipe(take(count), toArray())) };
-}
-
-const idsOf = (events: readonly Outbound[]): string[] => events.map((e) => e.head.id);
-
-/** Commits `messages` on `node` as the publisher does: stored through the cache, `Cache: no` ones through the feed. */
-async function publish(node: MessageNode, messages: Message[], uncached: Message[] = []): Promise<number[]> {
-  const { seqs } = messages.length > 0 ? await node.cache.add(messages.map((m) => entry(m))) : { seqs: [] };
-  await node.feed.committed(uncached.map((m) => Outbound.of(m, messageJson(m))));
-  return seqs;
-}
 
 /**
  * A node reaching FerretDB through a proxy the test can cut. Its client is closed before
@@ -223,11 +203,7 @@ describe('MongoDB live feed — several nodes on one database', { skip: ferretDb
     }
 
     // then
-    const summary = (ms: number[]): string => {
-      const sorted = [...ms].sort((x, y) => x - y);
-      return `p50 ${sorted[Math.floor(sorted.length * 0.5)]?.toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]?.toFixed(1)} ms`;
-    };
-    t.diagnostic(`publish → feed, same node: ${summary(took.a)}; other node: ${summary(took.b)}`);
+    t.diagnostic(`publish → feed, same node: ${latencySummary(took.a)}; other node: ${latencySummary(took.b)}`);
     assert.equal(took.a.length, 200);
     assert.ok(Math.max(...took.a, ...took.b) < 2000, 'every event within 2 s');
   });

@@ -1,6 +1,8 @@
 import { describe } from 'node:test';
 import type { MessageCache } from '../../src/store/message-cache.js';
 import { PostgresMessageCache } from '../../src/store/postgres/message-cache.js';
+import { openPool } from '../../src/store/postgres/pool.js';
+import { openSchema } from '../../src/store/postgres/schema.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import type { Open } from './contracts/instances.js';
 import { describeMessageCache } from './contracts/message-cache.contract.js';
@@ -8,8 +10,9 @@ import { describeMessageCache } from './contracts/message-cache.contract.js';
 /** A node's cache on its own pool; a location is the database's URL. */
 const postgres: Open<MessageCache> = async (location) => {
   const url = location ?? (await freshDatabase('cache'));
-  const cache = await PostgresMessageCache.open(url);
-  return { instance: cache, location: url, close: () => cache.close() };
+  const pool = openPool(url);
+  await openSchema(pool);
+  return { instance: new PostgresMessageCache(pool), location: url, close: () => pool.end() };
 };
 
 describe('PostgreSQL message cache', { skip: postgresSkip() }, () => {

@@ -2,15 +2,12 @@ import type pg from 'pg';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
-import { inTransaction, openPool } from './pool.js';
+import { atNextPositions, log } from './log.js';
+import { inTransaction } from './pool.js';
 import { PostgresReplays } from './replays.js';
-import { openSchema } from './schema.js';
 
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
-
-/** The log a commit goes to: one for now (topics will hash into several, as on MongoDB). */
-const log = 0;
 
 interface Row {
   id: string;
@@ -27,19 +24,13 @@ const rowOf = ({ message: m, json, published }: CacheEntry): Row => ({ id: m.id,
 /** The events whose sequence id replaces (or deletes) a scheduled message still waiting. */
 const replacing: ReadonlySet<Message['event']> = new Set(['message', 'message_delete']);
 
-/**
- * Inserts rows at the next positions of the log, in order, in one statement: the UPDATE
- * takes the positions under the log row's lock, which the transaction holds until it
- * commits, so positions are taken in commit order. One round trip for a whole batch (the
- * columns go as arrays); `conflict` is the INSERT's ON CONFLICT clause, if any.
- */
-const insertAtNext = (conflict: string): string => `
-  WITH positions AS (UPDATE log_positions SET last = last + $2 WHERE log = $1 RETURNING last - $2 AS base)
-  INSERT INTO messages (log, seq, id, topic, time, expires, published, json, sequence_id)
+/** Rows into the cache at the next positions of the log, in order (log.ts); `conflict` is the INSERT's ON CONFLICT clause, if any. */
+const insertAtNext = (conflict: string): string =>
+  atNextPositions(`INSERT INTO messages (log, seq, id, topic, time, expires, published, json, sequence_id)
   SELECT $1, base + ord, id, topic, time, expires, published, json, sid
-  FROM positions, unnest($3::text[], $4::text[], $5::int8[], $6::int8[], $7::bool[], $8::text[], $9::text[]) WITH ORDINALITY AS r(id, topic, time, expires, published, json, sid, ord)
+  FROM positions, bell, unnest($3::text[], $4::text[], $5::int8[], $6::int8[], $7::bool[], $8::text[], $9::text[]) WITH ORDINALITY AS r(id, topic, time, expires, published, json, sid, ord)
   ${conflict}
-  RETURNING seq`;
+  RETURNING seq`);
 
 const insertSql = insertAtNext('');
 const importSql = insertAtNext('ON CONFLICT (id) DO NOTHING');
@@ -61,20 +52,9 @@ const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
 export class PostgresMessageCache implements MessageCache {
   private readonly replays: PostgresReplays;
 
-  private constructor(private readonly pool: pg.Pool) {
-    this.replays = new PostgresReplays(pool, log);
-  }
-
-  /** Opens the cache on the database at `url`, creating its schema if missing. */
-  static async open(url: string): Promise<PostgresMessageCache> {
-    const pool = openPool(url);
-    try {
-      await openSchema(pool);
-    } catch (err) {
-      await pool.end();
-      throw err;
-    }
-    return new PostgresMessageCache(pool);
+  /** The cache on the database of `pool`, whose schema is open (schema.ts). */
+  constructor(private readonly pool: pg.Pool) {
+    this.replays = new PostgresReplays(pool);
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -167,10 +147,6 @@ export class PostgresMessageCache implements MessageCache {
 
   async setImportedStats(messages: number): Promise<void> {
     await this.pool.query('INSERT INTO stats (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [importedStats, messages]);
-  }
-
-  close(): Promise<void> {
-    return this.pool.end();
   }
 
   private async number(sql: string, values: unknown[] = []): Promise<number> {

@@ -6,9 +6,12 @@ const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === int8 ? Number : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** What every connection of the store is opened with, pooled or not (the feed's listener). */
+export const poolOptions = { types } as const;
+
 /** A pool of connections to the database at `url` (`postgres://` or `postgresql://`, libpq's parameters). */
 export function openPool(url: string): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: 10, types });
+  return new pg.Pool({ connectionString: url, max: 10, ...poolOptions });
 }
 
 /**

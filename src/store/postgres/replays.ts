@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { positionIn } from '../live-feed.js';
 import type { Replay, ReplayQuery } from '../message-cache.js';
+import { log, positionInLog } from './log.js';
 import { inTransaction } from './pool.js';
 
 /** Rows of the first page: a replay under its cap usually takes one. */
@@ -24,10 +24,7 @@ const none: Replay = { json: [], bytes: 0, truncated: false, maybeLive: [] };
  * repeatable-read transaction, so its pages and `maybeLive` see the same commits.
  */
 export class PostgresReplays {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly log: number,
-  ) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   read(q: ReplayQuery): Promise<Replay> {
     // Most subscriptions replay nothing: no transaction for them.
@@ -56,7 +53,7 @@ export class PostgresReplays {
       );
     const replay = await newestWithin(page, q.maxBytes, since.kind === 'latest');
     replay.json.reverse();
-    const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, positionIn(q.livePosition, this.log), replay.json);
+    const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, positionInLog(q.livePosition), replay.json);
     return { ...replay, maybeLive };
   }
 
@@ -65,7 +62,7 @@ export class PostgresReplays {
    * none; a candidate counts only if the replay holds it, which its stored JSON tells.
    */
   private async maybeLive(client: pg.PoolClient, topic: string, position: number, replayed: readonly string[]): Promise<string[]> {
-    const after = await client.query<{ id: string; json: string }>('SELECT id, json FROM messages WHERE log = $1 AND seq > $2 AND topic = $3', [this.log, position, topic]);
+    const after = await client.query<{ id: string; json: string }>('SELECT id, json FROM messages WHERE log = $1 AND seq > $2 AND topic = $3', [log, position, topic]);
     if (after.rows.length === 0) return [];
     const held = new Set(replayed);
     return after.rows.filter(({ json }) => held.has(json)).map(({ id }) => id);

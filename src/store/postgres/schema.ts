@@ -8,6 +8,8 @@ import { inTransaction } from './pool.js';
  * are taken in commit order and a reader by `seq` never sees a later commit before an
  * earlier one. `json` holds the message exactly as delivered. Ids are unique across the
  * cache (ntfy's `mid`); the waiting index finds the scheduled messages a sequence id replaces.
+ * `live_events` holds the `Cache: no` messages at their positions in the log, for the
+ * other nodes' live feeds (live-feed.ts), which forget them after a minute.
  */
 const schemaVersion = 1;
 
@@ -31,6 +33,7 @@ const createSchema = `
   CREATE INDEX messages_topic ON messages (topic, time, seq);
   CREATE INDEX messages_expires ON messages (expires) WHERE published;
   CREATE INDEX messages_waiting ON messages (topic, sequence_id) WHERE NOT published;
+  CREATE TABLE live_events (log int NOT NULL, seq bigint NOT NULL, time bigint NOT NULL, json text NOT NULL, PRIMARY KEY (log, seq));
   CREATE TABLE stats (key text PRIMARY KEY, value bigint NOT NULL);
 `;
 

@@ -1,0 +1,192 @@
+import pg from 'pg';
+import { Subject } from 'rxjs';
+import type { Message } from '../../model/message.js';
+import { Outbound } from '../../model/outbound.js';
+import type { FeedBatch, LiveFeed } from '../live-feed.js';
+import { atNextPositions, log, logChannel } from './log.js';
+import { poolOptions } from './pool.js';
+
+export interface PostgresFeedOptions {
+  /** A read or the listening connection failed; the feed reads again, and listens again. */
+  onError(err: unknown): void;
+  /** How often the feed reads without a notification (a connection that died unnoticed). */
+  checkMs: number;
+  /** Pause before listening again after the listening connection was lost. */
+  retryMs: number;
+}
+
+/** Rows a read takes at most; a node behind reads on at once. */
+const page = 1000;
+
+/** What follows the feed's read position: the log's rows and its `Cache: no` events, in position order. */
+const readSql = `
+  SELECT seq, json, published, false AS uncached FROM messages WHERE log = $1 AND seq > $2
+  UNION ALL
+  SELECT seq, json, true, true FROM live_events WHERE log = $1 AND seq > $2
+  ORDER BY seq LIMIT $3`;
+
+interface FeedRow {
+  seq: number;
+  json: string;
+  published: boolean;
+  uncached: boolean;
+}
+
+/** `Cache: no` events at the next positions of the log, in order (their batch's stored events went in before). */
+const insertUncached = atNextPositions(`INSERT INTO live_events (log, seq, time, json)
+  SELECT $1, base + ord, $3, json FROM positions, bell, unnest($4::text[]) WITH ORDINALITY AS r(json, ord)`);
+
+/** How long `Cache: no` events stay for a node that fell behind (they are live only): seconds. */
+const uncachedKeptSeconds = 60;
+
+/**
+ * The live feed of a node on PostgreSQL: the table is the truth, NOTIFY the wake-up. Every
+ * commit notifies `tocsin_log` in its transaction (delivered when it commits), and each node
+ * listens on a connection of its own; a notification, a commit of this node, and a check
+ * every `checkMs` make it read what follows its position, in position order, which is
+ * commit order (positions are taken under the log row's lock: schema.ts). A notification
+ * lost with its connection costs nothing but the wait for the next read: the node listens
+ * again and reads on from where it was, as after a start. Scheduled messages not yet due
+ * are read past, not emitted; `Cache: no` events come from `live_events`, written by
+ * `committed` as a commit of their own after their batch's stored events.
+ */
+export class PostgresLiveFeed implements LiveFeed {
+  private readonly subject = new Subject<FeedBatch>();
+  readonly batches$ = this.subject.asObservable();
+  /** The last position read, waiting and `Cache: no` rows included. */
+  private readAt: number;
+  /** The highest seq handed on (`position`). */
+  private handed: number;
+  private reading = false;
+  private readAgain = false;
+  private closed = false;
+  private listener: pg.Client | undefined;
+  private readonly checks: NodeJS.Timeout;
+  /** When this node last deleted old `Cache: no` events (seconds). */
+  private forgotAt = 0;
+
+  private constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    start: number,
+    private readonly options: PostgresFeedOptions,
+  ) {
+    this.readAt = start;
+    this.handed = start;
+    this.checks = setInterval(() => {
+      this.wake();
+      this.forgetUncached();
+    }, options.checkMs).unref();
+  }
+
+  /** Follows the log from its newest position (what came before is the cache's to replay), listening on a connection to `url`. */
+  static async open(url: string, pool: pg.Pool, options: PostgresFeedOptions): Promise<PostgresLiveFeed> {
+    const start = (await pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
+    const feed = new PostgresLiveFeed(url, pool, start, options);
+    try {
+      await feed.listen();
+    } catch (err) {
+      await feed.close();
+      throw err;
+    }
+    return feed;
+  }
+
+  get position(): number {
+    return this.handed;
+  }
+
+  committed(events: readonly Outbound[]): Promise<void> | undefined {
+    // This node's stored events are read at once, not when its own notification comes back.
+    this.wake();
+    const uncached = events.filter((e) => e.seq === undefined);
+    if (uncached.length === 0) return undefined;
+    return this.pool.query(insertUncached, [log, uncached.length, Math.floor(Date.now() / 1000), uncached.map((e) => e.json)]).then(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.checks);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    this.subject.complete();
+  }
+
+  /** Deletes the `Cache: no` events older than uncachedKeptSeconds, once in that time per node. */
+  private forgetUncached(): void {
+    const now = Math.floor(Date.now() / 1000);
+    if (now - this.forgotAt < uncachedKeptSeconds) return;
+    this.forgotAt = now;
+    this.pool.query('DELETE FROM live_events WHERE time < $1', [now - uncachedKeptSeconds]).catch((err: unknown) => this.options.onError(err));
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, ...poolOptions });
+    client.on('notification', () => this.wake());
+    client.on('error', (err) => {
+      this.options.onError(err);
+      this.listenAgain(client);
+    });
+    client.on('end', () => this.listenAgain(client));
+    await client.connect();
+    await client.query(`LISTEN ${logChannel}`);
+    if (this.closed) return void (await client.end());
+    this.listener = client;
+    // What committed before the LISTEN took effect has no notification to come.
+    this.wake();
+  }
+
+  private listenAgain(lost: pg.Client): void {
+    if (this.closed || this.listener !== lost) return;
+    this.listener = undefined;
+    const retry = (): void => {
+      if (this.closed) return;
+      this.listen().catch((err: unknown) => {
+        this.options.onError(err);
+        setTimeout(retry, this.options.retryMs).unref();
+      });
+    };
+    setTimeout(retry, this.options.retryMs).unref();
+  }
+
+  /** Reads what follows the position: now, or after the read in flight. */
+  private wake(): void {
+    if (this.closed) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    this.readAll()
+      .catch((err: unknown) => this.options.onError(err))
+      .finally(() => {
+        this.reading = false;
+        if (!this.readAgain) return;
+        this.readAgain = false;
+        this.wake();
+      });
+  }
+
+  private async readAll(): Promise<void> {
+    for (;;) {
+      const { rows } = await this.pool.query<FeedRow>(readSql, [log, this.readAt, page]);
+      if (this.closed) return;
+      this.hand(rows);
+      if (rows.length < page) return;
+    }
+  }
+
+  private hand(rows: readonly FeedRow[]): void {
+    const last = rows[rows.length - 1];
+    if (!last) return;
+    this.readAt = last.seq;
+    const events = rows.flatMap(({ seq, json, published, uncached }): Outbound[] => {
+      if (uncached) return [Outbound.of(JSON.parse(json) as Message, json)];
+      return published ? [Outbound.stored(json, seq)] : [];
+    });
+    if (events.length > 0) this.subject.next({ events, committedAt: performance.now() });
+    // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
+    for (const event of events) if (event.seq !== undefined && event.seq > this.handed) this.handed = event.seq;
+  }
+}

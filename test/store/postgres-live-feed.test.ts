@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type pg from 'pg';
+import { PostgresLiveFeed } from '../../src/store/postgres/live-feed.js';
+import { PostgresMessageCache } from '../../src/store/postgres/message-cache.js';
+import { openPool } from '../../src/store/postgres/pool.js';
+import { openSchema } from '../../src/store/postgres/schema.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
+import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
+import type { Store } from '../../src/store/store.js';
+import { freshDatabase, postgresSkip } from '../support/postgres.js';
+import { tempDir } from '../support/server.js';
+import { message } from './contracts/cache-messages.js';
+import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
+import type { Open } from './contracts/instances.js';
+import { describeLiveFeed } from './contracts/live-feed.contract.js';
+
+interface Node {
+  url: string;
+  pool: pg.Pool;
+  cache: PostgresMessageCache;
+  feed: PostgresLiveFeed;
+  errors: unknown[];
+  close(): Promise<void>;
+}
+
+/** A node's cache and feed on the database at `url` (a fresh one without), on a pool of its own. */
+async function node(url?: string): Promise<Node> {
+  const at = url ?? (await freshDatabase('feed'));
+  const pool = openPool(at);
+  await openSchema(pool);
+  const errors: unknown[] = [];
+  const feed = await PostgresLiveFeed.open(at, pool, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
+  return {
+    url: at,
+    pool,
+    cache: new PostgresMessageCache(pool),
+    feed,
+    errors,
+    close: async () => {
+      await feed.close();
+      await pool.end();
+    },
+  };
+}
+
+/** A node's cache and feed on PostgreSQL; its jobs on SQLite (the suite is about the feed, the PostgreSQL jobs come apart). */
+const postgres: Open<Store> = async (location) => {
+  const opened = await node(location);
+  const jobsDb = openDatabase(join(tempDir(), 'jobs.db'), '');
+  const store: Store = {
+    cache: opened.cache,
+    feed: opened.feed,
+    jobs: sqliteJobBackend(new SqliteJobRepository(jobsDb)),
+    close: async () => {
+      await opened.close();
+      jobsDb.close();
+      assert.deepEqual(opened.errors, []);
+    },
+  };
+  return { instance: store, location: opened.url, close: () => store.close() };
+};
+
+describe('PostgreSQL live feed', { skip: postgresSkip() }, () => {
+  describeLiveFeed('postgresql', postgres, { uncachedAfterStored: true });
+});
+
+describe('PostgreSQL live feed — several nodes on one database', { skip: postgresSkip(), timeout: 60_000 }, () => {
+  const nodes: Node[] = [];
+  after(() => Promise.all(nodes.map((n) => n.close())));
+  const open = async (url?: string): Promise<Node> => {
+    const n = await node(url);
+    nodes.push(n);
+    return n;
+  };
+
+  it('feed — concurrent commits of three nodes reach every node in one order, each once', async () => {
+    // given: three nodes, each recording its feed
+    const a = await open();
+    const [b, c] = [await open(a.url), await open(a.url)];
+    const recorded = [a, b, c].map((n) => recorder(n.feed));
+
+    // when: each commits 50 batches of 3 stored messages and one Cache: no, all at once
+    const batches = 50;
+    await Promise.all([a, b, c].map(async (n) => {
+      for (let i = 0; i < batches; i++) await publish(n, [message('order'), message('order'), message('order')], [message('order')]);
+    }));
+
+    // then: the same 600 events on every node, in the same order, stored ones in increasing seq
+    const total = 3 * batches * 4;
+    const seen = await Promise.all(recorded.map((r) => r.next(total)));
+    const [first, ...others] = seen.map(idsOf);
+    for (const other of others) assert.deepEqual(other, first);
+    assert.equal(new Set(first).size, total);
+    const seqs = (seen[0] ?? []).flatMap((e) => (e.seq === undefined ? [] : [e.seq]));
+    assert.equal(seqs.length, 3 * batches * 3);
+    assert.ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)), 'increasing seqs');
+  });
+
+  it('feed — a node whose listening connection is cut listens again and delivers what committed meanwhile', async () => {
+    // given: node b following a's commits
+    const a = await open();
+    const b = await open(a.url);
+    const fromB = recorder(b.feed);
+    const m1 = message('cut');
+    await publish(a, [m1]);
+    assert.deepEqual(idsOf(await fromB.next(1)), [m1.id]);
+
+    // when: the server ends every other session's LISTEN (b's listener among them), and a commits meanwhile
+    const listening = await a.pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    assert.ok(listening.rows.length >= 2, 'both nodes listen');
+    await a.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1', ['LISTEN%']);
+    const later = [message('cut'), message('cut')];
+    await publish(a, later);
+
+    // then: b reported the lost connection and delivered both
+    assert.deepEqual(idsOf(await fromB.next(3)), [m1.id, ...later.map((m) => m.id)]);
+    assert.ok(b.errors.length >= 1, 'the cut is reported');
+    b.errors.length = 0;
+    a.errors.length = 0;
+    const after = message('cut');
+    await publish(a, [after]);
+    assert.equal(idsOf(await fromB.next(4))[3], after.id, 'b listens again');
+  });
+
+  it('feed — latency from commit to emission, on the committing node and on another', async (t) => {
+    // given
+    const a = await open();
+    const b = await open(a.url);
+    const [fromA, fromB] = [recorder(a.feed), recorder(b.feed)];
+    const took = { a: [] as number[], b: [] as number[] };
+
+    // when: 200 publishes, one at a time
+    for (let i = 0; i < 200; i++) {
+      const start = performance.now();
+      const emitted = Promise.all([fromA.next(i + 1), fromB.next(i + 1)].map((p, n) => p.then(() => took[n === 0 ? 'a' : 'b'].push(performance.now() - start))));
+      await publish(a, [message('latency')]);
+      await emitted;
+    }
+
+    // then
+    t.diagnostic(`publish → feed, same node: ${latencySummary(took.a)}; other node: ${latencySummary(took.b)}`);
+    assert.equal(took.b.length, 200);
+    assert.ok(Math.max(...took.a, ...took.b) < 1000, 'every event within 1 s');
+  });
+});
