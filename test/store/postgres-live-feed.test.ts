@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type pg from 'pg';
-import { PostgresLiveFeed } from '../../src/store/postgres/live-feed.js';
-import { PostgresMessageCache } from '../../src/store/postgres/message-cache.js';
-import { openPool } from '../../src/store/postgres/pool.js';
-import { openSchema } from '../../src/store/postgres/schema.js';
-import { openDatabase } from '../../src/store/sqlite/database.js';
-import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
-import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
+import pg from 'pg';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
-import { tempDir } from '../support/server.js';
 import { message } from './contracts/cache-messages.js';
 import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
 import type { Open } from './contracts/instances.js';
@@ -19,48 +11,25 @@ import { describeLiveFeed } from './contracts/live-feed.contract.js';
 
 interface Node {
   url: string;
-  pool: pg.Pool;
-  cache: PostgresMessageCache;
-  feed: PostgresLiveFeed;
+  store: Store;
   errors: unknown[];
-  close(): Promise<void>;
 }
 
-/** A node's cache and feed on the database at `url` (a fresh one without), on a pool of its own. */
+/** A node's store on the database at `url` (a fresh one without). */
 async function node(url?: string): Promise<Node> {
   const at = url ?? (await freshDatabase('feed'));
-  const pool = openPool(at);
-  await openSchema(pool);
   const errors: unknown[] = [];
-  const feed = await PostgresLiveFeed.open(at, pool, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
-  return {
-    url: at,
-    pool,
-    cache: new PostgresMessageCache(pool),
-    feed,
-    errors,
-    close: async () => {
-      await feed.close();
-      await pool.end();
-    },
-  };
+  const store = await openPostgresStore(at, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
+  return { url: at, store, errors };
 }
 
-/** A node's cache and feed on PostgreSQL; its jobs on SQLite (the suite is about the feed, the PostgreSQL jobs come apart). */
 const postgres: Open<Store> = async (location) => {
-  const opened = await node(location);
-  const jobsDb = openDatabase(join(tempDir(), 'jobs.db'), '');
-  const store: Store = {
-    cache: opened.cache,
-    feed: opened.feed,
-    jobs: sqliteJobBackend(new SqliteJobRepository(jobsDb)),
-    close: async () => {
-      await opened.close();
-      jobsDb.close();
-      assert.deepEqual(opened.errors, []);
-    },
+  const { url, store, errors } = await node(location);
+  const close = async (): Promise<void> => {
+    await store.close();
+    assert.deepEqual(errors, []);
   };
-  return { instance: store, location: opened.url, close: () => store.close() };
+  return { instance: store, location: url, close };
 };
 
 describe('PostgreSQL live feed', { skip: postgresSkip() }, () => {
@@ -69,7 +38,7 @@ describe('PostgreSQL live feed', { skip: postgresSkip() }, () => {
 
 describe('PostgreSQL live feed — several nodes on one database', { skip: postgresSkip(), timeout: 60_000 }, () => {
   const nodes: Node[] = [];
-  after(() => Promise.all(nodes.map((n) => n.close())));
+  after(() => Promise.all(nodes.map((n) => n.store.close())));
   const open = async (url?: string): Promise<Node> => {
     const n = await node(url);
     nodes.push(n);
@@ -80,12 +49,12 @@ describe('PostgreSQL live feed — several nodes on one database', { skip: postg
     // given: three nodes, each recording its feed
     const a = await open();
     const [b, c] = [await open(a.url), await open(a.url)];
-    const recorded = [a, b, c].map((n) => recorder(n.feed));
+    const recorded = [a, b, c].map((n) => recorder(n.store.feed));
 
     // when: each commits 50 batches of 3 stored messages and one Cache: no, all at once
     const batches = 50;
     await Promise.all([a, b, c].map(async (n) => {
-      for (let i = 0; i < batches; i++) await publish(n, [message('order'), message('order'), message('order')], [message('order')]);
+      for (let i = 0; i < batches; i++) await publish(n.store, [message('order'), message('order'), message('order')], [message('order')]);
     }));
 
     // then: the same 600 events on every node, in the same order, stored ones in increasing seq
@@ -103,17 +72,22 @@ describe('PostgreSQL live feed — several nodes on one database', { skip: postg
     // given: node b following a's commits
     const a = await open();
     const b = await open(a.url);
-    const fromB = recorder(b.feed);
+    const fromB = recorder(b.store.feed);
     const m1 = message('cut');
-    await publish(a, [m1]);
+    await publish(a.store, [m1]);
     assert.deepEqual(idsOf(await fromB.next(1)), [m1.id]);
 
     // when: the server ends every other session's LISTEN (b's listener among them), and a commits meanwhile
-    const listening = await a.pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
-    assert.ok(listening.rows.length >= 2, 'both nodes listen');
-    await a.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1', ['LISTEN%']);
+    const admin = new pg.Client({ connectionString: a.url });
+    await admin.connect();
+    try {
+      const cut = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN tocsin_log'");
+      assert.equal(cut.rowCount, 2, 'both nodes listened');
+    } finally {
+      await admin.end();
+    }
     const later = [message('cut'), message('cut')];
-    await publish(a, later);
+    await publish(a.store, later);
 
     // then: b reported the lost connection and delivered both
     assert.deepEqual(idsOf(await fromB.next(3)), [m1.id, ...later.map((m) => m.id)]);
@@ -121,7 +95,7 @@ describe('PostgreSQL live feed — several nodes on one database', { skip: postg
     b.errors.length = 0;
     a.errors.length = 0;
     const after = message('cut');
-    await publish(a, [after]);
+    await publish(a.store, [after]);
     assert.equal(idsOf(await fromB.next(4))[3], after.id, 'b listens again');
   });
 
@@ -129,14 +103,14 @@ describe('PostgreSQL live feed — several nodes on one database', { skip: postg
     // given
     const a = await open();
     const b = await open(a.url);
-    const [fromA, fromB] = [recorder(a.feed), recorder(b.feed)];
+    const [fromA, fromB] = [recorder(a.store.feed), recorder(b.store.feed)];
     const took = { a: [] as number[], b: [] as number[] };
 
     // when: 200 publishes, one at a time
     for (let i = 0; i < 200; i++) {
       const start = performance.now();
       const emitted = Promise.all([fromA.next(i + 1), fromB.next(i + 1)].map((p, n) => p.then(() => took[n === 0 ? 'a' : 'b'].push(performance.now() - start))));
-      await publish(a, [message('latency')]);
+      await publish(a.store, [message('latency')]);
       await emitted;
     }
 

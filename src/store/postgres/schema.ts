@@ -1,3 +1,4 @@
+import { PostgresJobRepository } from '@agendajs/postgres-backend';
 import type pg from 'pg';
 import { inTransaction } from './pool.js';
 
@@ -41,6 +42,9 @@ const createSchema = `
  * Creates the schema, once however many nodes start at the same moment: the first takes a
  * transaction-scoped advisory lock, the others wait for it and find the schema there. A
  * database of a newer Tocsin is refused; later versions migrate from the version recorded.
+ * Agenda's jobs table is made under the same lock by its backend's own statements
+ * (@agendajs/postgres-backend, whose `ensureSchema` the store then turns off): two nodes
+ * running its CREATE … IF NOT EXISTS at once collide in PostgreSQL's catalog.
  */
 export async function openSchema(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
@@ -48,8 +52,10 @@ export async function openSchema(pool: pg.Pool): Promise<void> {
     const exists = (await client.query<{ exists: boolean }>("SELECT to_regclass('schema_version') IS NOT NULL AS exists")).rows[0]?.exists;
     const version = exists ? (await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1')).rows[0]?.version : undefined;
     if (version !== undefined && version > schemaVersion) throw new Error(`database schema version ${version} is newer than this Tocsin (${schemaVersion})`);
-    if (version !== undefined) return;
-    await client.query(createSchema);
-    await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
+    if (version === undefined) {
+      await client.query(createSchema);
+      await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
+    }
+    await new PostgresJobRepository({ pool, ensureSchema: true }).connect();
   });
 }

@@ -88,7 +88,9 @@ export function describeJobBackend(name: string, open: Open<AgendaBackend>): voi
         await a.every(60_000, 'housekeeping', undefined, { skipImmediate: true });
         await b.every(60_000, 'housekeeping', undefined, { skipImmediate: true });
         const { jobs } = await first.instance.repository.queryJobs({ name: 'housekeeping' });
-        assert.deepEqual(jobs.map((j) => [j.type, j.repeatInterval]), [['single', 60_000]]);
+        // The interval as Agenda reads it: @agendajs/postgres-backend keeps it as text, and
+        // Agenda takes a numeric string as milliseconds (utils/nextRunAt.js).
+        assert.deepEqual(jobs.map((j) => [j.type, Number(j.repeatInterval)]), [['single', 60_000]]);
       });
 
       it('two instances locking at once run each due job exactly once', async () => {
