@@ -1,6 +1,7 @@
 import { PostgresJobRepository } from '@agendajs/postgres-backend';
 import type pg from 'pg';
 import { inTransaction } from './pool.js';
+import { webPushSchema } from './webpush-store.js';
 
 /**
  * The PostgreSQL schema. `messages` is the cache and the ordered log at once: `seq` is the
@@ -54,6 +55,7 @@ export async function openSchema(pool: pg.Pool): Promise<void> {
     if (version !== undefined && version > schemaVersion) throw new Error(`database schema version ${version} is newer than this Tocsin (${schemaVersion})`);
     if (version === undefined) {
       await client.query(createSchema);
+      await client.query(webPushSchema);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
     }
     await new PostgresJobRepository({ pool, ensureSchema: true }).connect();
