@@ -7,7 +7,7 @@ import { MongoClient, type CommandStartedEvent, type MongoClientOptions } from '
 import { newToken } from '../../src/model/access.js';
 import { AlreadyExists, type AuthStore, type Token } from '../../src/store/auth-store.js';
 import type { ChangeDoc, UserDoc } from '../../src/store/mongo/auth/collections.js';
-import { pollEveryMs } from '../../src/store/mongo/auth/read-cache.js';
+import { pollEveryMs } from '../../src/store/polled-read-cache.js';
 import { MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';

@@ -2,6 +2,7 @@ import { PostgresJobRepository } from '@agendajs/postgres-backend';
 import type pg from 'pg';
 import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
+import { authSchema } from './auth/auth-db.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
 
@@ -60,6 +61,7 @@ export async function openSchema(pool: pg.Pool): Promise<void> {
       await client.query(webPushSchema);
       await client.query(spendLedgerSchema);
       await client.query(attachmentsSchema);
+      await client.query(authSchema);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
     }
     await new PostgresJobRepository({ pool, ensureSchema: true }).connect();

@@ -2,7 +2,8 @@ import type { Db } from 'mongodb';
 import { AlreadyExists, InUse, NotFound, Provisioned } from '../../auth-store.js';
 import { ChangeLog } from './changes.js';
 import { openCollections, type AuthCollections } from './collections.js';
-import { ReadCache } from './read-cache.js';
+import { PolledReadCache } from '../../polled-read-cache.js';
+import { readFailure } from '../write-error.js';
 
 /**
  * Access control's database, shared by the parts of the store: the collections, reads
@@ -11,13 +12,13 @@ import { ReadCache } from './read-cache.js';
  * instances have a newer change number to see.
  */
 export class AuthDb {
-  private readonly cache: ReadCache;
+  private readonly cache: PolledReadCache;
 
   private constructor(
     readonly collections: AuthCollections,
     private readonly changes: ChangeLog,
   ) {
-    this.cache = new ReadCache(() => changes.newest());
+    this.cache = new PolledReadCache(() => changes.newest(), readFailure);
   }
 
   static async open(db: Db): Promise<AuthDb> {

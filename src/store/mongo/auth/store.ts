@@ -6,7 +6,7 @@ import { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
 import { Grants } from './grants.js';
 import { Phones } from './phones.js';
-import { staleReadBoundMs } from './read-cache.js';
+import { staleReadBoundMs } from '../../polled-read-cache.js';
 import { Reservations } from './reservations.js';
 import { Tiers } from './tiers.js';
 import { Tokens } from './tokens.js';

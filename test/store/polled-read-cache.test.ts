@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { MongoNetworkError } from 'mongodb';
-import { ReadCache, staleReadBoundMs } from '../../src/store/mongo/auth/read-cache.js';
+import { PolledReadCache, staleReadBoundMs } from '../../src/store/polled-read-cache.js';
+import { readFailure } from '../../src/store/mongo/write-error.js';
 import { StoreUnavailableError } from '../../src/store/write-error.js';
 
 /** A change log whose newest number the test sets, and whose polls it can hold. */
@@ -29,9 +30,9 @@ class Changes {
 }
 
 /** A cache on a clock the test moves, its background polls never due. */
-function cacheOn(changes: Changes): { cache: ReadCache; clock: { ms: number } } {
+function cacheOn(changes: Changes): { cache: PolledReadCache; clock: { ms: number } } {
   const clock = { ms: 0 };
-  const cache = new ReadCache(changes.newest, () => clock.ms, 2 ** 30);
+  const cache = new PolledReadCache(changes.newest, readFailure, () => clock.ms, 2 ** 30);
   after(() => cache.close());
   return { cache, clock };
 }
@@ -42,7 +43,7 @@ function counted(value: () => string): { read: () => Promise<string>; calls: () 
   return { read: async () => (calls++, value()), calls: () => calls };
 }
 
-describe('MongoDB auth read cache', () => {
+describe('polled auth read cache (with the MongoDB store\'s read failures)', () => {
   it('read cache — a read or poll the database did not answer fails as StoreUnavailableError (503), any other failure as it is', async () => {
     const changes = new Changes();
     const { cache, clock } = cacheOn(changes);

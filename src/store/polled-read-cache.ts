@@ -1,5 +1,4 @@
-import { readFailure } from '../write-error.js';
-import { LruMap } from '../../../model/lru-map.js';
+import { LruMap } from '../model/lru-map.js';
 
 /** Reads remembered, least recently used forgotten first (keys come from requests: see the SQLite read cache). */
 const limit = 10_000;
@@ -18,7 +17,8 @@ export const staleReadBoundMs = 1000;
  * The reads of every request (who a name or token is, what a user may do with a topic),
  * remembered as promises (a burst of one key costs one query) until the store changes:
  * this instance's own changes `clear` it, other instances' are seen by polling the
- * newest change number (changes.ts), which every change inserts after its writes.
+ * newest change number, which every change moves after its writes (the MongoDB store's
+ * mongo/auth/changes.ts, the PostgreSQL store's postgres/auth/auth-db.ts).
  *
  * Why a read is never staler than the bound: a poll that started at `s` and found the
  * number it had seen proves that no change resolved before `s` is missing from what is
@@ -27,7 +27,7 @@ export const staleReadBoundMs = 1000;
  * `r - staleReadBoundMs`, and otherwise waits for a poll itself. A read in flight when
  * the memo is cleared is dropped with it, so it cannot put an old answer back.
  */
-export class ReadCache {
+export class PolledReadCache {
   private readonly memo = new LruMap<string, Promise<unknown>>(limit);
   /** The newest change number the last poll found. */
   private seen: number | undefined;
@@ -42,6 +42,8 @@ export class ReadCache {
    */
   constructor(
     private readonly newest: () => Promise<number>,
+    /** The store's error for a read the database did not answer (StoreUnavailableError, so 503), any other as it is. */
+    private readonly readFailure: (err: unknown) => unknown,
     private readonly now: () => number = () => performance.now(),
     everyMs = pollEveryMs,
   ) {
@@ -52,11 +54,11 @@ export class ReadCache {
 
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     const started = this.now();
-    while (this.verifiedAt <= started - staleReadBoundMs) await this.poll().catch((err: unknown) => Promise.reject(readFailure(err)));
+    while (this.verifiedAt <= started - staleReadBoundMs) await this.poll().catch((err: unknown) => Promise.reject(this.readFailure(err)));
     const hit = this.memo.get(key) as Promise<T> | undefined;
     if (hit) return hit;
     // A database out of reach is answered 503, not 500: the request may be tried again.
-    const reading = read().catch((err: unknown) => Promise.reject(readFailure(err)));
+    const reading = read().catch((err: unknown) => Promise.reject(this.readFailure(err)));
     this.memo.set(key, reading);
     // A failure is not remembered: the next read asks again.
     reading.catch(() => this.memo.peek(key) === reading && this.memo.delete(key));

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { PostgresAuthStore } from '../../src/store/postgres/auth/store.js';
+import { readFailure } from '../../src/store/postgres/errors.js';
+import { openPool } from '../../src/store/postgres/pool.js';
+import { openSchema } from '../../src/store/postgres/schema.js';
+import { StoreUnavailableError } from '../../src/store/write-error.js';
+import { freshDatabase, postgresSkip } from '../support/postgres.js';
+import { describeAuthStore } from './contracts/auth-store.contract.js';
+
+/** A node's access control on the database at `url` (a fresh one without), on a pool of its own. */
+async function node(url?: string): Promise<{ store: PostgresAuthStore; url: string }> {
+  const at = url ?? (await freshDatabase('auth'));
+  const pool = openPool(at);
+  await openSchema(pool);
+  return { store: new PostgresAuthStore(pool, pool), url: at };
+}
+
+describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
+  describeAuthStore('postgresql', async (location) => {
+    const { store, url } = await node(location);
+    return { instance: store, location: url, close: () => store.close() };
+  });
+
+  it('a password change and a token revocation on node A are seen by node B within a second', async () => {
+    const [a, b] = await (async () => {
+      const first = await node();
+      return [first, await node(first.url)];
+    })();
+    after(() => Promise.all([a.store.close(), b.store.close()]));
+    await a.store.addUser('phil', '$0', 'user');
+    await a.store.addToken('phil', { token: 'tk_phil', label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
+    assert.equal((await b.store.userByToken('tk_phil'))?.name, 'phil');
+    await a.store.changePassword('phil', '$1');
+    await a.store.removeToken('phil', 'tk_phil');
+    const started = performance.now();
+    while ((await b.store.user('phil'))?.hash !== '$1' || (await b.store.userByToken('tk_phil')) !== undefined) {
+      assert.ok(performance.now() - started < b.store.staleReadBoundMs + 250, 'seen within the bound');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+
+  it('a server that does not answer is StoreUnavailableError (503); an SQL error stays itself', async () => {
+    const gone = new pg.Client({ connectionString: 'postgres://postgres@/none?host=/nonexistent-tocsin-socket-dir&port=5432' });
+    const refused = await gone.connect().then(() => undefined, (err: unknown) => err);
+    assert.ok(readFailure(refused) instanceof StoreUnavailableError, String(refused));
+    const { store, url } = await node();
+    after(() => store.close());
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const syntax = await client.query('SELEC 1').then(() => undefined, (err: unknown) => err);
+    await client.end();
+    assert.equal(readFailure(syntax), syntax);
+  });
+});
