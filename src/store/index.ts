@@ -7,14 +7,16 @@ import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
 import { openMongo, openMongoAuth, type MongoObserver, type StoreLog } from './mongo/open.js';
+import { openPostgres, openPostgresAuth } from './postgres/open.js';
 
 /** What the stores report as they go (the metrics): the MongoDB ones do; the embedded ones report nothing. */
 export type StoreObserver = MongoObserver;
 
 /**
  * The one place a backend is chosen, from database-url: unset opens the embedded one
- * (embedded.ts), `mongodb://` or `mongodb+srv://` the MongoDB one (mongo/open.ts), shared
- * by every node on that database; any other value stops startup rather than quietly
+ * (embedded.ts), `mongodb://` or `mongodb+srv://` the MongoDB one (mongo/open.ts),
+ * `postgres://` or `postgresql://` the PostgreSQL one (postgres/open.ts), each shared by
+ * every node on that database; any other value stops startup rather than quietly
  * falling back to the files. Nothing outside src/store imports an implementation: the
  * server and the CLI get the ports from here.
  */
@@ -35,7 +37,14 @@ export interface Stores extends Store {
 
 /** Opens every store of `tocsin serve`; a store that cannot open throws a ConfigError naming it. */
 export async function openStores(config: Config, log: StoreLog, observer?: StoreObserver): Promise<Stores> {
-  return backendOf(config.databaseUrl) === 'mongodb' ? openMongo(config, log, observer) : openEmbedded(config);
+  switch (backendOf(config.databaseUrl)) {
+    case 'mongodb':
+      return openMongo(config, log, observer);
+    case 'postgres':
+      return openPostgres(config, log);
+    case 'embedded':
+      return openEmbedded(config);
+  }
 }
 
 /**
@@ -43,14 +52,22 @@ export async function openStores(config: Config, log: StoreLog, observer?: Store
  * open it on first use, after their arguments were checked.
  */
 export async function openAuthStore(config: Config): Promise<AuthStore> {
-  return backendOf(config.databaseUrl) === 'mongodb' ? openMongoAuth(config) : openExistingAuthFile(config);
+  switch (backendOf(config.databaseUrl)) {
+    case 'mongodb':
+      return openMongoAuth(config);
+    case 'postgres':
+      return openPostgresAuth(config);
+    case 'embedded':
+      return openExistingAuthFile(config);
+  }
 }
 
 /** The backend `database-url` names: unset the embedded one; a scheme no backend handles stops the start. */
-function backendOf(url: string): 'embedded' | 'mongodb' {
+function backendOf(url: string): 'embedded' | 'mongodb' | 'postgres' {
   if (url === '') return 'embedded';
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
   if (scheme === 'mongodb:' || scheme === 'mongodb+srv:') return 'mongodb';
+  if (scheme === 'postgres:' || scheme === 'postgresql:') return 'postgres';
   const what = scheme ? `unsupported scheme "${scheme}"` : `${JSON.stringify(url)} is not a URL`;
-  throw new ConfigError(`database-url: ${what} (use mongodb:// or mongodb+srv://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)`);
+  throw new ConfigError(`database-url: ${what} (use mongodb://, mongodb+srv://, postgres:// or postgresql://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)`);
 }

@@ -128,11 +128,11 @@ describe('tocsin user', () => {
 
   it('a database-url no backend handles stops the command instead of using the auth-file', async () => {
     const yml = join(tempDir(), 'server.yml');
-    writeFileSync(yml, `auth-file: ${authFile}\ndatabase-url: postgres://db.example/tocsin\n`);
+    writeFileSync(yml, `auth-file: ${authFile}\ndatabase-url: redis://db.example/tocsin\n`);
     const run = await tocsin(['user', 'list', '--config', yml]);
     assert.deepEqual(
       [run.code, run.stderr],
-      [1, 'database-url: unsupported scheme "postgres:" (use mongodb:// or mongodb+srv://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)\n'],
+      [1, 'database-url: unsupported scheme "redis:" (use mongodb://, mongodb+srv://, postgres:// or postgresql://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)\n'],
     );
   });
 });

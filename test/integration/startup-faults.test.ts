@@ -73,11 +73,11 @@ describe('startup — auth-file faults', () => {
 });
 
 describe('startup — database-url', () => {
-  const hint = '(use mongodb:// or mongodb+srv://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)';
+  const hint = '(use mongodb://, mongodb+srv://, postgres:// or postgresql://, or leave it unset to keep the stores in cache-file, auth-file and attachment-cache-dir)';
 
   it('a scheme no backend handles stops the start before any store file is made', async () => {
     const file = join(dir, 'never-made.db');
-    await assertStops(['--database-url', 'postgres://db.example/tocsin', '--cache-file', file], `database-url: unsupported scheme "postgres:" ${hint}`);
+    await assertStops(['--database-url', 'redis://db.example/tocsin', '--cache-file', file], `database-url: unsupported scheme "redis:" ${hint}`);
     assert.equal(existsSync(file), false);
   });
 

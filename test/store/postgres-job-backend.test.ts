@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { freshDatabase, postgresSkip } from '../support/postgres.js';
+import { freshDatabase, messageStoreNode, postgresSkip } from '../support/postgres.js';
 import { describeJobBackend } from './contracts/job-backend.contract.js';
 
 /** Agenda's backend of a node's PostgreSQL store (@agendajs/postgres-backend, its schema made by the store). */
@@ -9,7 +8,7 @@ describe('PostgreSQL job backend', { skip: postgresSkip() }, () => {
   describeJobBackend('PostgreSQL', async (location) => {
     const url = location ?? (await freshDatabase('jobs'));
     const errors: unknown[] = [];
-    const store = await openPostgresStore(url, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 100 });
+    const store = await messageStoreNode(url, errors);
     const close = async (): Promise<void> => {
       await store.close();
       assert.deepEqual(errors, []);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
 import type { Store } from '../../src/store/store.js';
-import { freshDatabase, postgresSkip } from '../support/postgres.js';
+import { freshDatabase, messageStoreNode, postgresSkip } from '../support/postgres.js';
 import { message } from './contracts/cache-messages.js';
 import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
 import type { Open } from './contracts/instances.js';
@@ -19,7 +18,7 @@ interface Node {
 async function node(url?: string): Promise<Node> {
   const at = url ?? (await freshDatabase('feed'));
   const errors: unknown[] = [];
-  const store = await openPostgresStore(at, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
+  const store = await messageStoreNode(at, errors);
   return { url: at, store, errors };
 }
 

@@ -3,6 +3,10 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { openPool } from '../../src/store/postgres/pool.js';
+import { openSchema } from '../../src/store/postgres/schema.js';
+import { openPostgresMessageStore } from '../../src/store/postgres/store.js';
+import type { Store } from '../../src/store/store.js';
 
 /**
  * Throwaway PostgreSQL clusters from Debian's server package, for FerretDB (ferretdb.ts)
@@ -195,4 +199,26 @@ export async function freshDatabase(label = 'test'): Promise<string> {
     await admin.end();
   }
   return cluster.url(name);
+}
+
+/**
+ * A node's message store (cache, jobs, live feed) on the database at `url`, on a pool of
+ * its own, which `close` ends; the feed's errors go to `errors`.
+ */
+export async function messageStoreNode(url: string, errors: unknown[]): Promise<Store> {
+  const pool = openPool(url);
+  try {
+    await openSchema(pool);
+    const store = await openPostgresMessageStore(url, pool, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
+    return {
+      ...store,
+      close: async () => {
+        await store.close();
+        await pool.end();
+      },
+    };
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
 }

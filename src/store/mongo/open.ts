@@ -2,6 +2,7 @@ import { MongoClient, type ConnectionCheckedOutEvent, type ConnectionCheckOutFai
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { AuthStore } from '../auth-store.js';
+import { redacted } from '../database-url.js';
 import type { Stores } from '../index.js';
 import { clientOptions } from './concerns.js';
 import { MongoAuthStore } from './auth/store.js';
@@ -101,9 +102,4 @@ async function connect(url: string, observer?: PoolObserver): Promise<MongoClien
   } catch (err) {
     throw new ConfigError(`database-url ${redacted(url)}: cannot connect: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-/** The URL without its credentials, for messages. */
-function redacted(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//…@');
 }

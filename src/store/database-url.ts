@@ -1,0 +1,4 @@
+/** `database-url` without its credentials, for messages. */
+export function redacted(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//…@');
+}

@@ -1,0 +1,65 @@
+import { ConfigError } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import type { AuthStore } from '../auth-store.js';
+import type { Stores } from '../index.js';
+import type { StoreLog } from '../mongo/open.js';
+import { redacted } from '../database-url.js';
+import { PostgresAttachments } from './attachments.js';
+import { PostgresAuthStore } from './auth/store.js';
+import { openPool } from './pool.js';
+import { openSchema } from './schema.js';
+import { PostgresSpendLedger } from './spend-ledger.js';
+import { openPostgresMessageStore } from './store.js';
+import { PostgresWebPushStore } from './webpush-store.js';
+
+/**
+ * Every store on the PostgreSQL database of `database-url` (`postgres://` or
+ * `postgresql://`), shared with every node on it, on one pool (as ntfy 2.18): the message
+ * cache and its live feed, the jobs, access control, the attachments (when
+ * attachment-cache-dir is set, as the embedded ones), the browsers' push subscriptions
+ * (when web push is on) and the ledger of visitor limits. Access control is always on, as
+ * with MongoDB (and ntfy's `database-url`): auth-default-access decides what anyone
+ * without credentials may do.
+ */
+export async function openPostgres(config: Config, log: StoreLog): Promise<Stores> {
+  // Not ignored: an operator who asks for several logs must learn there is one.
+  if (config.databaseShards > 1) throw new ConfigError(`database-shards: ${config.databaseShards}, but a PostgreSQL database keeps its messages in one log (leave it at 0 or 1)`);
+  const pool = openPool(config.databaseUrl);
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.reverse()) await close();
+    await pool.end();
+  };
+  try {
+    await openSchema(pool);
+    const messages = await openPostgresMessageStore(config.databaseUrl, pool, {
+      onError: (err) => log.error({ err }, 'live feed: a read of the log or its listening connection failed; reading again'),
+      checkMs: 1000,
+      retryMs: 100,
+    });
+    closers.push(() => messages.close());
+    const auth = new PostgresAuthStore(pool);
+    closers.push(() => auth.close());
+    const attachments = config.attachmentCacheDir ? await PostgresAttachments.open(pool) : undefined;
+    if (attachments) closers.push(() => attachments.close());
+    const webPush = config.webPush ? new PostgresWebPushStore(pool) : undefined;
+    const ledger = new PostgresSpendLedger(pool);
+    const knownTopics = await messages.cache.topics();
+    return { ...messages, knownTopics, auth, attachments, webPush, ledger, close: closeAll };
+  } catch (err) {
+    await closeAll().catch(() => undefined);
+    throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Access control alone, for the admin commands: the store and its pool close together. */
+export async function openPostgresAuth(config: Config): Promise<AuthStore> {
+  const pool = openPool(config.databaseUrl);
+  try {
+    await openSchema(pool);
+    return new PostgresAuthStore(pool, pool);
+  } catch (err) {
+    await pool.end();
+    throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
