@@ -10,7 +10,7 @@ import { closeSubscribers, collect } from './fanout.js';
 
 /** What one configuration of the cluster scenario is: its figures' parameters. */
 export interface Setup {
-  store: 'sqlite' | 'ferretdb';
+  store: 'sqlite' | 'ferretdb' | 'postgres';
   /** Milliseconds a proxy adds each way between the nodes and the database; 0 is none. */
   delayMs: number;
   /** `shared`: 64 connections spread over the nodes; `each`: 64 on every node. */

@@ -190,6 +190,11 @@ export async function freshDatabase(label = 'test'): Promise<string> {
   if (skip) throw new Error(skip);
   shared ??= launchPostgres(located as PostgresInstall, 'postgres');
   const cluster = await shared;
+  return cluster.url(await createDatabase(cluster, label));
+}
+
+/** Creates a database on `cluster` no earlier call named; answers its name. */
+export async function createDatabase(cluster: PostgresCluster, label: string): Promise<string> {
   const name = `t${++databases}_${label.replace(/\W/g, '_')}`.slice(0, 63).toLowerCase();
   const admin = new pg.Client({ connectionString: cluster.url('postgres') });
   await admin.connect();
@@ -198,7 +203,14 @@ export async function freshDatabase(label = 'test'): Promise<string> {
   } finally {
     await admin.end();
   }
-  return cluster.url(name);
+  return name;
+}
+
+/** A cluster of this process's own (the benchmarks'), or why there is none to run. */
+export function startPostgres(label: string): Promise<PostgresCluster> {
+  const skip = postgresSkip();
+  if (skip) throw new Error(skip);
+  return launchPostgres(located as PostgresInstall, label);
 }
 
 /**

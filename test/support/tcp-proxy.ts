@@ -1,6 +1,9 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 
+/** A server's TCP address, or its unix socket (PostgreSQL's test clusters listen on one only). */
+export type ProxyTarget = { host: string; port: number } | { path: string };
+
 /**
  * A TCP proxy on 127.0.0.1 in front of a server, to cut a client's connections the way a
  * network failure does: `cut` destroys open connections, and while `refusing` new ones
@@ -18,11 +21,11 @@ export class TcpProxy {
   private constructor(
     private readonly server: Server,
     /** Where new connections go: change it to follow a server restarted on another port. */
-    public target: { host: string; port: number },
+    public target: ProxyTarget,
     private readonly delayMs: number,
   ) {}
 
-  static async start(target: { host: string; port: number }, options: { delayMs?: number } = {}): Promise<TcpProxy> {
+  static async start(target: ProxyTarget, options: { delayMs?: number } = {}): Promise<TcpProxy> {
     const server = createServer();
     const proxy = new TcpProxy(server, target, options.delayMs ?? 0);
     server.on('connection', (client) => proxy.pipe(client, proxy.target));
@@ -66,7 +69,7 @@ export class TcpProxy {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
-  private pipe(client: Socket, target: { host: string; port: number }): void {
+  private pipe(client: Socket, target: ProxyTarget): void {
     if (this.refusing) {
       client.destroy();
       return;
