@@ -22,7 +22,7 @@ export const settings = {
   'database-url': {
     kind: 'string',
     default: '',
-    doc: 'Tocsin: mongodb:// or mongodb+srv:// URL of a MongoDB shared by every node, for every store instead of cache-file, auth-file and the attachment files; empty keeps them embedded',
+    doc: 'postgres:// or postgresql:// URL of a PostgreSQL (as ntfy 2.18), or mongodb:// or mongodb+srv:// of a MongoDB, shared by every node, for every store instead of cache-file, auth-file, web-push-file and the attachment files; empty keeps them embedded',
   },
   'database-shards': {
     kind: 'int',
