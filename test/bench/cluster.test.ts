@@ -16,7 +16,7 @@ interface Line {
 }
 
 describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
-  it('runs 2 nodes directly and through a 1 ms proxy, and the SQLite node, on one topic and on 8; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
+  it('runs 2 nodes on FerretDB and on PostgreSQL, directly and through a 1 ms proxy, and the SQLite node, on one topic and on 8; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
     // when: the scenario runs tiny (a second of wrk per configuration)
     const out = join(tempDir(), 'results.jsonl');
     const args = [run, '--quick', '--only', 'cluster', '--no-ceiling', '--cluster-nodes', '2', '--cluster-delays', '0,1', '--cluster-topics', '1,8', '--cluster-seconds', '1', '--out', out];
@@ -38,6 +38,12 @@ describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
       'ferretdb 2 1ms 64 in all 8',
       'ferretdb 2 1ms 64 per node 1',
       'ferretdb 2 1ms 64 per node 8',
+      'postgres 2 0ms 64 in all 1',
+      'postgres 2 0ms 64 in all 8',
+      'postgres 2 1ms 64 in all 1',
+      'postgres 2 1ms 64 in all 8',
+      'postgres 2 1ms 64 per node 1',
+      'postgres 2 1ms 64 per node 8',
     ]);
     for (const configuration of configurations) {
       const figures = lines.filter((l) => named(l) === configuration);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Subject } from 'rxjs';
 import { messageJson, type Message } from '../../src/model/message.js';
 import { Outbound } from '../../src/model/outbound.js';
-import { hold } from '../../src/operators/hold.js';
+import { hold, type Held } from '../../src/operators/hold.js';
 import type { FeedBatch } from '../../src/store/live-feed.js';
 import { TopicHub } from '../../src/streams/hub.js';
 
@@ -12,16 +12,21 @@ function event(topic: string, id: string): Outbound {
   return Outbound.of(message, messageJson(message));
 }
 
+/** A hub following a feed, with live topics a and b recorded, and c held as a subscription reading the cache holds it. */
+function liveTopics(): { hub: TopicHub; feed: Subject<FeedBatch>; seen: string[]; ended: string[]; held: Held<Outbound> } {
+  const hub = new TopicHub();
+  const feed = new Subject<FeedBatch>();
+  hub.follow(feed);
+  const seen: string[] = [];
+  const ended: string[] = [];
+  for (const topic of ['a', 'b']) hub.topic$(topic).subscribe({ next: (e) => seen.push(e.head.id), complete: () => ended.push(topic) });
+  return { hub, feed, seen, ended, held: hold(hub.topic$('c')) };
+}
+
 describe('hub — interrupt', () => {
   it('completes every live topic stream, held ones too; later subscribers get fresh streams', () => {
     // given: two live topics, and a subscription holding a third while it reads the cache
-    const hub = new TopicHub();
-    const feed = new Subject<FeedBatch>();
-    hub.follow(feed);
-    const seen: string[] = [];
-    const ended: string[] = [];
-    for (const topic of ['a', 'b']) hub.topic$(topic).subscribe({ next: (e) => seen.push(e.head.id), complete: () => ended.push(topic) });
-    const held = hold(hub.topic$('c'));
+    const { hub, feed, seen, ended, held } = liveTopics();
     feed.next({ events: [event('a', 'a1'), event('b', 'b1')], committedAt: performance.now() });
 
     // when
@@ -41,13 +46,7 @@ describe('hub — interrupt', () => {
 
   it('with `covers`, completes only the streams of the topics it covers (a lost range of one log)', () => {
     // given: live topics a, b and c, the last one held while it reads the cache
-    const hub = new TopicHub();
-    const feed = new Subject<FeedBatch>();
-    hub.follow(feed);
-    const seen: string[] = [];
-    const ended: string[] = [];
-    for (const topic of ['a', 'b']) hub.topic$(topic).subscribe({ next: (e) => seen.push(e.head.id), complete: () => ended.push(topic) });
-    const held = hold(hub.topic$('c'));
+    const { hub, feed, seen, ended, held } = liveTopics();
 
     // when: a range of the log holding b and c is lost
     hub.interrupt((topic) => topic !== 'a');

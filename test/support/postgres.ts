@@ -221,7 +221,8 @@ export async function messageStoreNode(url: string, errors: unknown[]): Promise<
   const pool = openPool(url);
   try {
     await openSchema(pool);
-    const store = await openPostgresMessageStore(url, pool, { onError: (err) => errors.push(err), checkMs: 1000, retryMs: 20 });
+    const report = (err: unknown): number => errors.push(err);
+    const store = await openPostgresMessageStore(url, pool, { onError: report, checkMs: 1000, retryMs: 20 }, report);
     return {
       ...store,
       close: async () => {

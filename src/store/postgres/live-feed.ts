@@ -3,6 +3,7 @@ import { Subject } from 'rxjs';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed } from '../live-feed.js';
+import { writeFailure } from './errors.js';
 import { atNextPositions, log, logChannel } from './log.js';
 import { poolOptions } from './pool.js';
 
@@ -101,7 +102,10 @@ export class PostgresLiveFeed implements LiveFeed {
     this.wake();
     const uncached = events.filter((e) => e.seq === undefined);
     if (uncached.length === 0) return undefined;
-    return this.pool.query(insertUncached, [log, uncached.length, Math.floor(Date.now() / 1000), uncached.map((e) => e.json)]).then(() => undefined);
+    return this.pool.query(insertUncached, [log, uncached.length, Math.floor(Date.now() / 1000), uncached.map((e) => e.json)]).then(
+      () => undefined,
+      (err: unknown) => Promise.reject(writeFailure(err)),
+    );
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import { readFailure, writeFailure } from './errors.js';
 import { atNextPositions, log } from './log.js';
 import { inTransaction } from './pool.js';
 import { PostgresReplays } from './replays.js';
@@ -47,7 +48,8 @@ const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
  * INSERT taking its positions (above); a batch that replaces scheduled messages by
  * sequence id, and a release, are transactions whose row locks decide races between
  * nodes: a release and a replacement of one message delete the same waiting row, and the
- * second to get its lock finds it gone. Ids are kept unique by the table's index.
+ * second to get its lock finds it gone. Ids are kept unique by the table's index. A write
+ * the server did not take fails as the port's StoreWriteError (errors.ts): 503 or 507.
  */
 export class PostgresMessageCache implements MessageCache {
   private readonly replays: PostgresReplays;
@@ -57,7 +59,11 @@ export class PostgresMessageCache implements MessageCache {
     this.replays = new PostgresReplays(pool);
   }
 
-  async add(entries: readonly CacheEntry[]): Promise<Added> {
+  add(entries: readonly CacheEntry[]): Promise<Added> {
+    return this.adding(entries).catch((err: unknown) => Promise.reject(writeFailure(err)));
+  }
+
+  private async adding(entries: readonly CacheEntry[]): Promise<Added> {
     if (!entries.some(({ message: m }) => m.sequence_id !== undefined && replacing.has(m.event))) return { seqs: await insert(this.pool, entries.map(rowOf)), replaced: [] };
     return inTransaction(this.pool, async (client) => {
       await client.query(lockLog, [log]);
@@ -80,7 +86,7 @@ export class PostgresMessageCache implements MessageCache {
     });
   }
 
-  async release(ids: readonly string[]): Promise<Outbound[]> {
+  release(ids: readonly string[]): Promise<Outbound[]> {
     return inTransaction(this.pool, async (client) => {
       await client.query(lockLog, [log]);
       const released: Outbound[] = [];
@@ -94,11 +100,11 @@ export class PostgresMessageCache implements MessageCache {
         released.push(Outbound.stored(row.json, seq as number));
       }
       return released;
-    });
+    }).catch((err: unknown) => Promise.reject(writeFailure(err)));
   }
 
   replay(query: ReplayQuery): Promise<Replay> {
-    return this.replays.read(query);
+    return this.replays.read(query).catch((err: unknown) => Promise.reject(readFailure(err)));
   }
 
   async prune(nowSeconds: number): Promise<number> {
@@ -142,7 +148,7 @@ export class PostgresMessageCache implements MessageCache {
 
   async import(entries: readonly CacheEntry[]): Promise<number> {
     // An id held (or twice in the batch) is skipped: its position stays a gap.
-    return (await insert(this.pool, entries.map(rowOf), importSql)).length;
+    return (await insert(this.pool, entries.map(rowOf), importSql).catch((err: unknown) => Promise.reject(writeFailure(err)))).length;
   }
 
   async setImportedStats(messages: number): Promise<void> {

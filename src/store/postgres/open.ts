@@ -24,7 +24,7 @@ import { PostgresWebPushStore } from './webpush-store.js';
 export async function openPostgres(config: Config, log: StoreLog): Promise<Stores> {
   // Not ignored: an operator who asks for several logs must learn there is one.
   if (config.databaseShards > 1) throw new ConfigError(`database-shards: ${config.databaseShards}, but a PostgreSQL database keeps its messages in one log (leave it at 0 or 1)`);
-  const pool = openPool(config.databaseUrl);
+  const pool = openPool(config.databaseUrl, (err) => log.warn({ err }, 'database: an idle connection broke; the next query opens another'));
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.reverse()) await close();
@@ -36,7 +36,7 @@ export async function openPostgres(config: Config, log: StoreLog): Promise<Store
       onError: (err) => log.error({ err }, 'live feed: a read of the log or its listening connection failed; reading again'),
       checkMs: 1000,
       retryMs: 100,
-    });
+    }, (err) => log.warn({ err }, 'jobs: their listening connection failed; it listens again'));
     closers.push(() => messages.close());
     const auth = new PostgresAuthStore(pool);
     closers.push(() => auth.close());

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { unanswered } from './errors.js';
 
 /** int8 (count(*), positions, times) as numbers: every value the store keeps is below 2^53. */
 const int8 = 20;
@@ -6,12 +7,24 @@ const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === int8 ? Number : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** What every connection of the store is opened with, pooled or not (the feed's listener). */
-export const poolOptions = { types } as const;
+/**
+ * What every connection of the store is opened with, pooled or not (the feed's listener).
+ * A stuck server is bounded as on MongoDB (mongo/concerns.ts): a query unanswered for
+ * 10 s fails (a publish then answers 503/50301 instead of holding every later commit),
+ * and so does a connection not made within 5 s.
+ */
+export const poolOptions = { types, query_timeout: 10_000, connectionTimeoutMillis: 5_000 } as const;
 
-/** A pool of connections to the database at `url` (`postgres://` or `postgresql://`, libpq's parameters). */
-export function openPool(url: string): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: 10, ...poolOptions });
+/**
+ * A pool of connections to the database at `url` (`postgres://` or `postgresql://`,
+ * libpq's parameters). An idle connection that breaks (the server restarted, the network
+ * cut it) is dropped by the pool and reported to `idleError`; the next query opens another.
+ * Without a listener, node-postgres would throw that error out of the process.
+ */
+export function openPool(url: string, idleError: (err: Error) => void = () => undefined): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...poolOptions });
+  pool.on('error', idleError);
+  return pool;
 }
 
 /**
@@ -20,15 +33,19 @@ export function openPool(url: string): pg.Pool {
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
   try {
     await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A connection that did not answer is dropped (released with its error), not asked to
+    // roll back: it would wait as long again, and the server rolls back what it loses.
+    if (unanswered(err)) lost = err as Error;
+    else await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    client.release(lost);
   }
 }

@@ -1,20 +1,7 @@
 import type { Tier } from '../../../model/account.js';
+import { toTier, type TierRow } from '../../tier-row.js';
 import { AlreadyExists, InUse, NotFound } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
-
-interface TierRow {
-  code: string;
-  name: string;
-  message_limit: number;
-  message_expiry_duration: number;
-  email_limit: number;
-  call_limit: number;
-  reservation_limit: number;
-  attachment_file_size_limit: number;
-  attachment_total_size_limit: number;
-  attachment_expiry_duration: number;
-  attachment_bandwidth_limit: number;
-}
 
 const columns = `code, name, message_limit, message_expiry_duration, email_limit, call_limit, reservation_limit,
   attachment_file_size_limit, attachment_total_size_limit, attachment_expiry_duration, attachment_bandwidth_limit`;
@@ -48,20 +35,4 @@ export class Tiers {
       if ((await c.query('DELETE FROM tiers WHERE code = $1', [code])).rowCount === 0) throw new NotFound(`tier ${code} does not exist`);
     });
   }
-}
-
-function toTier(r: TierRow): Tier {
-  return {
-    code: r.code,
-    name: r.name,
-    messageLimit: r.message_limit,
-    messageExpiryDuration: r.message_expiry_duration,
-    emailLimit: r.email_limit,
-    callLimit: r.call_limit,
-    reservationLimit: r.reservation_limit,
-    attachmentFileSizeLimit: r.attachment_file_size_limit,
-    attachmentTotalSizeLimit: r.attachment_total_size_limit,
-    attachmentExpiryDuration: r.attachment_expiry_duration,
-    attachmentBandwidthLimit: r.attachment_bandwidth_limit,
-  };
 }

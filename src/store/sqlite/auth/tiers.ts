@@ -1,20 +1,7 @@
 import type { Tier } from '../../../model/account.js';
+import { toTier, type TierRow } from '../../tier-row.js';
 import { AlreadyExists, InUse, NotFound } from '../../auth-store.js';
 import type { AuthFile } from './file.js';
-
-interface TierRow {
-  code: string;
-  name: string;
-  message_limit: number;
-  message_expiry_duration: number;
-  email_limit: number;
-  call_limit: number;
-  reservation_limit: number;
-  attachment_file_size_limit: number;
-  attachment_total_size_limit: number;
-  attachment_expiry_duration: number;
-  attachment_bandwidth_limit: number;
-}
 
 /** The tiers (ntfy's plans) a user may be put on, by code. */
 export class Tiers {
@@ -46,20 +33,4 @@ export class Tiers {
     if (users > 0) throw new InUse(`tier ${code} is in use by ${users} user(s)`);
     if (this.file.write('DELETE FROM tiers WHERE code = ?', code).changes === 0) throw new NotFound(`tier ${code} does not exist`);
   }
-}
-
-function toTier(r: TierRow): Tier {
-  return {
-    code: r.code,
-    name: r.name,
-    messageLimit: r.message_limit,
-    messageExpiryDuration: r.message_expiry_duration,
-    emailLimit: r.email_limit,
-    callLimit: r.call_limit,
-    reservationLimit: r.reservation_limit,
-    attachmentFileSizeLimit: r.attachment_file_size_limit,
-    attachmentTotalSizeLimit: r.attachment_total_size_limit,
-    attachmentExpiryDuration: r.attachment_expiry_duration,
-    attachmentBandwidthLimit: r.attachment_bandwidth_limit,
-  };
 }
