@@ -6,10 +6,11 @@ import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
-import { openMongo, openMongoAuth, type MongoObserver, type StoreLog } from './mongo/open.js';
+import { openMongo, openMongoAuth, type MongoObserver } from './mongo/open.js';
+import type { StoreLog } from './store-reports.js';
 import { openPostgres, openPostgresAuth } from './postgres/open.js';
 
-/** What the stores report as they go (the metrics): the MongoDB ones do; the embedded ones report nothing. */
+/** What the stores report as they go (the metrics): the MongoDB ones all of it, the PostgreSQL ones their pool's waits; the embedded ones nothing. */
 export type StoreObserver = MongoObserver;
 
 /**
@@ -41,7 +42,7 @@ export async function openStores(config: Config, log: StoreLog, observer?: Store
     case 'mongodb':
       return openMongo(config, log, observer);
     case 'postgres':
-      return openPostgres(config, log);
+      return openPostgres(config, log, observer);
     case 'embedded':
       return openEmbedded(config);
   }

@@ -7,7 +7,7 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 import { describeCluster } from './cluster-cases.js';
 
 /** Tocsin processes on one PostgreSQL database (Debian's server, started by the test). */
-describeCluster('PostgreSQL', { freshDatabase, skip: postgresSkip(), poolMetrics: false });
+describeCluster('PostgreSQL', { freshDatabase, skip: postgresSkip() });
 
 describe('startup — database-url on PostgreSQL', { skip: postgresSkip() }, () => {
   it('database-shards above 1 stops the start, naming it: a PostgreSQL database has one log', async () => {

@@ -18,7 +18,6 @@ const mongo: ClusterBackend = {
     return server.url.replace('/?', `/${server.databaseName(label)}?`);
   },
   skip: ferretDbSkip(),
-  poolMetrics: true,
 };
 
 /** A topic in each of `count` logs (log-shards.ts places them). */

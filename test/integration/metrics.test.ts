@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { LineStream, publish, WsStream } from '../support/clients.js';
 import { Scrape } from '../support/prometheus.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Every metric ntfy registers (server/server_metrics.go), with its type. */
@@ -190,6 +191,30 @@ describe('metrics — off by default', () => {
   });
 });
 
+/** Five publishes through `s` (a server on a database), then its pool's waits, commits and lost ranges as GET /metrics has them. */
+async function assertPoolAndCommits(s: TestServer, topic: string): Promise<Scrape> {
+  // given: publishes, each a commit through the driver's pool
+  const stream = new LineStream(`${s.url}/${topic}/json`);
+  assert.equal((await stream.nextJson()).event, 'open');
+  for (let i = 0; i < 5; i++) assert.equal((await publish(`${s.url}/${topic}`, `m${i}`)).status, 200);
+  for (let i = 0; i < 5; i++) assert.equal((await stream.nextJson()).message, `m${i}`);
+  stream.close();
+
+  // when
+  const scrape = await Scrape.of(`${s.url}/metrics`);
+
+  // then: every check-out was waited for and ended; five commits timed; nothing lost
+  const waits = scrape.sample('tocsin_database_pool_wait_seconds');
+  assert.ok(Number(waits?.count) >= 10, `${waits?.count} check-outs: the commits, the feed's reads, replays`);
+  assert.ok(Number(waits?.sum) >= 0 && Number(waits?.sum) < 10, `${waits?.sum} s waiting`);
+  assert.equal(scrape.value('tocsin_database_pool_waiters'), 0, 'none waits between requests');
+  const commits = scrape.sample('tocsin_commit_latency_seconds');
+  assert.equal(Number(commits?.count), 5);
+  assert.ok(Number(commits?.sum) > 0, `${commits?.sum} s committing`);
+  assert.deepEqual([scrape.value('tocsin_lost_ranges_total'), scrape.value('tocsin_lost_positions_total')], [0, 0]);
+  return scrape;
+}
+
 describe('metrics — on MongoDB (FerretDB)', { skip: ferretDbSkip() }, () => {
   let ferret: FerretDb;
   let s: TestServer;
@@ -203,26 +228,20 @@ describe('metrics — on MongoDB (FerretDB)', { skip: ferretDbSkip() }, () => {
   });
 
   it('pool waits, commit latency and the log\'s series, as parsed from GET /metrics', async () => {
-    // given: publishes, each a commit through the driver's pool
-    const stream = new LineStream(`${s.url}/m-mongo/json`);
-    assert.equal((await stream.nextJson()).event, 'open');
-    for (let i = 0; i < 5; i++) assert.equal((await publish(`${s.url}/m-mongo`, `m${i}`)).status, 200);
-    for (let i = 0; i < 5; i++) assert.equal((await stream.nextJson()).message, `m${i}`);
-    stream.close();
-
-    // when
-    const scrape = await Scrape.of(`${s.url}/metrics`);
-
-    // then: every check-out was waited for and ended; five commits timed; nothing lost
-    const waits = scrape.sample('tocsin_database_pool_wait_seconds');
-    assert.ok(Number(waits?.count) >= 10, `${waits?.count} check-outs: reservations and log inserts of 5 commits, replays`);
-    assert.ok(Number(waits?.sum) >= 0 && Number(waits?.sum) < 10, `${waits?.sum} s waiting`);
-    assert.equal(scrape.value('tocsin_database_pool_waiters'), 0, 'none waits between requests');
-    const commits = scrape.sample('tocsin_commit_latency_seconds');
-    assert.equal(Number(commits?.count), 5);
-    assert.ok(Number(commits?.sum) > 0, `${commits?.sum} s committing`);
-    assert.deepEqual([scrape.value('tocsin_lost_ranges_total'), scrape.value('tocsin_lost_positions_total')], [0, 0]);
+    const scrape = await assertPoolAndCommits(s, 'm-mongo');
     assert.equal(scrape.type('tocsin_log_chain_retries_total'), 'COUNTER');
     assert.equal(scrape.type('tocsin_log_tail_lag_positions'), 'GAUGE');
+  });
+});
+
+describe('metrics — on PostgreSQL', { skip: postgresSkip() }, () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ 'enable-metrics': true, 'database-url': await freshDatabase('metrics') });
+  });
+  after(() => s.server.close());
+
+  it('pool waits and commit latency, as parsed from GET /metrics', async () => {
+    await assertPoolAndCommits(s, 'm-postgres');
   });
 });

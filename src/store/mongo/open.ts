@@ -4,6 +4,7 @@ import type { Config } from '../../config/schema.js';
 import type { AuthStore } from '../auth-store.js';
 import { redacted } from '../database-url.js';
 import type { Stores } from '../index.js';
+import type { PoolObserver, StoreLog } from '../store-reports.js';
 import { clientOptions } from './concerns.js';
 import { MongoAuthStore } from './auth/store.js';
 import { GridFsAttachments } from './gridfs-attachments.js';
@@ -16,19 +17,6 @@ interface Closable {
   close(): Promise<void>;
 }
 
-/** Where failures go that fail no call (a lost cursor, a clean-up after a commit), and warnings (a resized log). */
-export interface StoreLog {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
-/** What the driver's connection pool reports (the metrics); each call must be O(1). */
-export interface PoolObserver {
-  /** An operation asks the pool for a connection. */
-  checkOutStarted(): void;
-  /** It got one, or gave up, after `seconds`. */
-  checkOutEnded(seconds: number): void;
-}
 
 /** What the MongoDB stores report as they go: the pool's waits, the log's retries and the tail's lag. */
 export type MongoObserver = PoolObserver & LogObserver;

@@ -49,7 +49,7 @@ const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
  * sequence id, and a release, are transactions whose row locks decide races between
  * nodes: a release and a replacement of one message delete the same waiting row, and the
  * second to get its lock finds it gone. Ids are kept unique by the table's index. A write
- * the server did not take fails as the port's StoreWriteError (errors.ts): 503 or 507.
+ * the server did not take fails as the port's StoreWriteError (postgres/errors.ts): 503 or 507.
  */
 export class PostgresMessageCache implements MessageCache {
   private readonly replays: PostgresReplays;

@@ -2,7 +2,7 @@ import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { AuthStore } from '../auth-store.js';
 import type { Stores } from '../index.js';
-import type { StoreLog } from '../mongo/open.js';
+import type { PoolObserver, StoreLog } from '../store-reports.js';
 import { redacted } from '../database-url.js';
 import { PostgresAttachments } from './attachments.js';
 import { PostgresAuthStore } from './auth/store.js';
@@ -21,10 +21,10 @@ import { PostgresWebPushStore } from './webpush-store.js';
  * with MongoDB (and ntfy's `database-url`): auth-default-access decides what anyone
  * without credentials may do.
  */
-export async function openPostgres(config: Config, log: StoreLog): Promise<Stores> {
+export async function openPostgres(config: Config, log: StoreLog, observer?: PoolObserver): Promise<Stores> {
   // Not ignored: an operator who asks for several logs must learn there is one.
   if (config.databaseShards > 1) throw new ConfigError(`database-shards: ${config.databaseShards}, but a PostgreSQL database keeps its messages in one log (leave it at 0 or 1)`);
-  const pool = openPool(config.databaseUrl, (err) => log.warn({ err }, 'database: an idle connection broke; the next query opens another'));
+  const pool = openPool(config.databaseUrl, (err) => log.warn({ err }, 'database: an idle connection broke; the next query opens another'), observer);
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.reverse()) await close();

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { PoolObserver } from '../store-reports.js';
 import { unanswered } from './errors.js';
 
 /** int8 (count(*), positions, times) as numbers: every value the store keeps is below 2^53. */
@@ -19,12 +20,43 @@ export const poolOptions = { types, query_timeout: 10_000, connectionTimeoutMill
  * A pool of connections to the database at `url` (`postgres://` or `postgresql://`,
  * libpq's parameters). An idle connection that breaks (the server restarted, the network
  * cut it) is dropped by the pool and reported to `idleError`; the next query opens another.
- * Without a listener, node-postgres would throw that error out of the process.
+ * Without a listener, node-postgres would throw that error out of the process. Check-outs
+ * (every query's too) are timed for `observer`.
  */
-export function openPool(url: string, idleError: (err: Error) => void = () => undefined): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...poolOptions });
+export function openPool(url: string, idleError: (err: Error) => void = () => undefined, observer?: PoolObserver): pg.Pool {
+  const config = { connectionString: url, max: 10, ...poolOptions };
+  const pool = observer ? new TimedPool(config, observer) : new pg.Pool(config);
   pool.on('error', idleError);
   return pool;
+}
+
+type Checkout = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * A pool whose check-outs are timed, as the MongoDB driver's events time its own: pg-pool
+ * has no event for a check-out's start, and its `query` checks out through `connect`
+ * (with a callback), so timing `connect` times every query.
+ */
+class TimedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly observer: PoolObserver,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: Checkout): void;
+  override connect(callback?: Checkout): Promise<pg.PoolClient> | void {
+    this.observer.checkOutStarted();
+    const started = performance.now();
+    const ended = (): void => this.observer.checkOutEnded((performance.now() - started) / 1000);
+    if (!callback) return super.connect().finally(ended);
+    super.connect((err, client, done) => {
+      ended();
+      callback(err, client, done);
+    });
+  }
 }
 
 /**
