@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,7 +22,24 @@ export interface PostgresCluster {
   /** `postgres://postgres@/<database>?host=<sockets>&port=5432` */
   url(database: string): string;
   stop(): Promise<void>;
+  /** The server dies as in a crash: SIGKILL to it and every process it started. */
+  kill(): Promise<void>;
+  /** A standby becomes a primary (`pg_ctl promote`); resolves once it takes writes. */
+  promote(): Promise<void>;
 }
+
+/**
+ * How a cluster is made: `settings` override the defaults below (`postgres -c`); with
+ * `standbyOf`, the cluster is a streaming replica of that one (pg_basebackup), connecting
+ * as `name`, which the primary's `synchronous_standby_names` may give.
+ */
+export interface LaunchOptions {
+  settings?: Record<string, string>;
+  standbyOf?: { sockets: string; name: string };
+}
+
+/** No durability on a disk: a test's data lives as long as the test. A process's SIGKILL loses nothing the OS holds. */
+const defaultSettings = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
 /** Where PostgreSQL's programs are, and who runs them. */
 export interface PostgresInstall {
@@ -44,19 +61,23 @@ export function locatePostgres(): PostgresInstall | { skip: string } {
 }
 
 /** Starts a fresh cluster; resolves once it accepts connections. */
-export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: string): Promise<PostgresCluster> {
+export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: string, { settings = {}, standbyOf }: LaunchOptions = {}): Promise<PostgresCluster> {
   const root = mkdtempSync(join(tmpdir(), `tocsin-${label}-`));
   const data = join(root, 'data');
   const sockets = join(root, 'sockets');
   mkdirSync(sockets);
   if (owner) for (const dir of [root, sockets]) chownSync(dir, owner.uid, owner.gid);
-  await run(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], owner);
-  const postgres = supervise('INT', root, owner, join(pgBin, 'postgres'), [
-    '-D', data, '-k', sockets, '-p', '5432', '-c', 'listen_addresses=',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-  ]);
+  if (standbyOf) {
+    await run(join(pgBin, 'pg_basebackup'), ['-D', data, '-h', standbyOf.sockets, '-p', '5432', '-U', 'postgres', '-X', 'stream', '--no-sync'], owner);
+    writeFileSync(join(data, 'standby.signal'), '');
+    appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = 'host=${standbyOf.sockets} port=5432 user=postgres application_name=${standbyOf.name}'\n`);
+  } else {
+    await run(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], owner);
+  }
+  const options = Object.entries({ ...defaultSettings, ...settings }).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const postgres = supervise('INT', root, owner, join(pgBin, 'postgres'), ['-D', data, '-k', sockets, '-p', '5432', '-c', 'listen_addresses=', ...options]);
   try {
-    await postgres.logged(/database system is ready to accept connections/);
+    await postgres.logged(/database system is ready to accept (read-only )?connections/);
   } catch (error) {
     await postgres.stop();
     rmSync(root, { recursive: true, force: true });
@@ -70,7 +91,19 @@ export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: s
       stopped ??= postgres.stop().then(() => rmSync(root, { recursive: true, force: true }));
       return stopped;
     },
+    kill: () => killTree(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])),
+    promote: () => run(join(pgBin, 'pg_ctl'), ['promote', '-w', '-D', data], owner),
   };
+}
+
+/**
+ * SIGKILL to `pid` and its children: stopped first, so it cannot start them again (a
+ * postmaster restarts its backends after one dies), then every child, then itself.
+ */
+async function killTree(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  await new Promise<void>((resolve) => execFile('pkill', ['-KILL', '-P', String(pid)], () => resolve()));
+  process.kill(pid, 'SIGKILL');
 }
 
 /**
@@ -222,7 +255,7 @@ export async function messageStoreNode(url: string, errors: unknown[]): Promise<
   try {
     await openSchema(pool);
     const report = (err: unknown): number => errors.push(err);
-    const store = await openPostgresMessageStore(url, pool, { onError: report, checkMs: 1000, retryMs: 20 }, report);
+    const store = await openPostgresMessageStore(pool, { onError: report, checkMs: 1000, retryMs: 20 }, report);
     return {
       ...store,
       close: async () => {

@@ -5,7 +5,7 @@ import { Outbound } from '../../model/outbound.js';
 import type { FeedBatch, LiveFeed } from '../live-feed.js';
 import { writeFailure } from './errors.js';
 import { atNextPositions, log, logChannel } from './log.js';
-import { poolOptions } from './pool.js';
+import type { StorePool } from './pool.js';
 
 export interface PostgresFeedOptions {
   /** A read or the listening connection failed; the feed reads again, and listens again. */
@@ -67,8 +67,7 @@ export class PostgresLiveFeed implements LiveFeed {
   private forgotAt = 0;
 
   private constructor(
-    private readonly url: string,
-    private readonly pool: pg.Pool,
+    private readonly pool: StorePool,
     start: number,
     private readonly options: PostgresFeedOptions,
   ) {
@@ -80,10 +79,10 @@ export class PostgresLiveFeed implements LiveFeed {
     }, options.checkMs).unref();
   }
 
-  /** Follows the log from its newest position (what came before is the cache's to replay), listening on a connection to `url`. */
-  static async open(url: string, pool: pg.Pool, options: PostgresFeedOptions): Promise<PostgresLiveFeed> {
+  /** Follows the log from its newest position (what came before is the cache's to replay), listening on a connection of its own. */
+  static async open(pool: StorePool, options: PostgresFeedOptions): Promise<PostgresLiveFeed> {
     const start = (await pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
-    const feed = new PostgresLiveFeed(url, pool, start, options);
+    const feed = new PostgresLiveFeed(pool, start, options);
     try {
       await feed.listen();
     } catch (err) {
@@ -126,14 +125,13 @@ export class PostgresLiveFeed implements LiveFeed {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, ...poolOptions });
+    const client = await this.pool.dedicated();
     client.on('notification', () => this.wake());
     client.on('error', (err) => {
       this.options.onError(err);
       this.listenAgain(client);
     });
     client.on('end', () => this.listenAgain(client));
-    await client.connect();
     await client.query(`LISTEN ${logChannel}`);
     if (this.closed) return void (await client.end());
     this.listener = client;

@@ -32,7 +32,7 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
   };
   try {
     await openSchema(pool);
-    const messages = await openPostgresMessageStore(config.databaseUrl, pool, {
+    const messages = await openPostgresMessageStore(pool, {
       onError: (err) => log.error({ err }, 'live feed: a read of the log or its listening connection failed; reading again'),
       checkMs: 1000,
       retryMs: 100,

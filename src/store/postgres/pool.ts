@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { PoolObserver } from '../store-reports.js';
 import { unanswered } from './errors.js';
+import { HostRouter, parseHostList } from './hosts.js';
 
 /** int8 (count(*), positions, times) as numbers: every value the store keeps is below 2^53. */
 const int8 = 20;
@@ -18,14 +19,13 @@ export const poolOptions = { types, query_timeout: 10_000, connectionTimeoutMill
 
 /**
  * A pool of connections to the database at `url` (`postgres://` or `postgresql://`,
- * libpq's parameters). An idle connection that breaks (the server restarted, the network
- * cut it) is dropped by the pool and reported to `idleError`; the next query opens another.
- * Without a listener, node-postgres would throw that error out of the process. Check-outs
- * (every query's too) are timed for `observer`.
+ * libpq's parameters and host lists: hosts.ts). An idle connection that breaks (the server
+ * restarted, the network cut it) is dropped by the pool and reported to `idleError`; the
+ * next query opens another. Without a listener, node-postgres would throw that error out
+ * of the process. Check-outs (every query's too) are timed for `observer`.
  */
-export function openPool(url: string, idleError: (err: Error) => void = () => undefined, observer?: PoolObserver): pg.Pool {
-  const config = { connectionString: url, max: 10, ...poolOptions };
-  const pool = observer ? new TimedPool(config, observer) : new pg.Pool(config);
+export function openPool(url: string, idleError: (err: Error) => void = () => undefined, observer?: PoolObserver): StorePool {
+  const pool = new StorePool(new HostRouter(parseHostList(url)), observer);
   pool.on('error', idleError);
   return pool;
 }
@@ -33,30 +33,85 @@ export function openPool(url: string, idleError: (err: Error) => void = () => un
 type Checkout = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
 /**
- * A pool whose check-outs are timed, as the MongoDB driver's events time its own: pg-pool
- * has no event for a check-out's start, and its `query` checks out through `connect`
- * (with a callback), so timing `connect` times every query.
+ * The store's pool: its connections go to the server of the host list that takes writes
+ * (HostRouter), and a check-out that found a server down or read-only tries the next
+ * before it fails, so a promoted standby serves the next query after a failover. Check-outs
+ * are timed, as the MongoDB driver's events time its own: pg-pool has no event for a
+ * check-out's start, and its `query` checks out through `connect` (with a callback), so
+ * timing `connect` times every query.
  */
-class TimedPool extends pg.Pool {
+export class StorePool extends pg.Pool {
+  private readonly routed: typeof pg.Client;
+
   constructor(
-    config: pg.PoolConfig,
-    private readonly observer: PoolObserver,
+    private readonly router: HostRouter,
+    private readonly observer?: PoolObserver,
   ) {
-    super(config);
+    const routed = routedClient(router);
+    super({
+      max: 10,
+      ...poolOptions,
+      Client: routed as unknown as pg.PoolConfig['Client'],
+      onConnect: (client) => router.check(client as pg.Client),
+    } as pg.PoolConfig);
+    this.routed = routed;
   }
 
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: Checkout): void;
   override connect(callback?: Checkout): Promise<pg.PoolClient> | void {
-    this.observer.checkOutStarted();
+    if (!callback) return new Promise((resolve, reject) => this.connect((err, client) => (err || !client ? reject(err) : resolve(client))));
+    this.observer?.checkOutStarted();
     const started = performance.now();
-    const ended = (): void => this.observer.checkOutEnded((performance.now() - started) / 1000);
-    if (!callback) return super.connect().finally(ended);
-    super.connect((err, client, done) => {
-      ended();
-      callback(err, client, done);
-    });
+    const attempt = (left: number): void => {
+      const failures = this.router.failures;
+      super.connect((err, client, done) => {
+        // A server of the list failed this connection: the next one may take it.
+        if (err && left > 1 && this.router.failures > failures) return attempt(left - 1);
+        this.observer?.checkOutEnded((performance.now() - started) / 1000);
+        callback(err, client, done);
+      });
+    };
+    attempt(this.router.size);
   }
+
+  /** A connection of its own (the live feed's listener), to the server the pool's go to. */
+  async dedicated(): Promise<pg.Client> {
+    for (let left = this.router.size; ; left--) {
+      const client = new this.routed(poolOptions);
+      try {
+        await client.connect();
+        await this.router.check(client);
+        return client;
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        if (left <= 1) throw err;
+      }
+    }
+  }
+}
+
+/** node-postgres's client, connecting to the router's current server; a failed connect moves the router on. */
+function routedClient(router: HostRouter): typeof pg.Client {
+  return class RoutedClient extends pg.Client {
+    constructor(config: pg.ClientConfig) {
+      super(router.config(config));
+    }
+
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
+      if (!callback)
+        return super.connect().catch((err: unknown) => {
+          router.failed(this);
+          throw err;
+        });
+      super.connect((err: Error) => {
+        if (err) router.failed(this);
+        callback(err);
+      });
+    }
+  };
 }
 
 /**

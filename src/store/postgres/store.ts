@@ -1,18 +1,18 @@
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import type pg from 'pg';
 import type { Store } from '../store.js';
 import { PostgresLiveFeed, type PostgresFeedOptions } from './live-feed.js';
 import { PostgresMessageCache } from './message-cache.js';
+import type { StorePool } from './pool.js';
 
 /**
- * The message store on the PostgreSQL database at `url`, on `pool`, whose schema is open
+ * The message store on the PostgreSQL database of `pool`, whose schema is open
  * (schema.ts): the cache and the live feed (message-cache.ts, live-feed.ts) and Agenda's
  * jobs on @agendajs/postgres-backend (its `FOR UPDATE SKIP LOCKED` locks a job for one
  * node; its LISTEN/NOTIFY wakes every node when a job is saved; `jobsListenError` hears
  * of its listening connection's failures). `close` stops the feed; the pool is the caller's.
  */
-export async function openPostgresMessageStore(url: string, pool: pg.Pool, feedOptions: PostgresFeedOptions, jobsListenError: (err: unknown) => void): Promise<Store> {
-  const feed = await PostgresLiveFeed.open(url, pool, feedOptions);
+export async function openPostgresMessageStore(pool: StorePool, feedOptions: PostgresFeedOptions, jobsListenError: (err: unknown) => void): Promise<Store> {
+  const feed = await PostgresLiveFeed.open(pool, feedOptions);
   const jobs = new PostgresBackend({ pool, ensureSchema: false });
   // Its LISTEN connection listens again by itself when lost, but says so with an 'error'
   // event, which without a listener would end the process.
