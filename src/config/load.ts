@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
 import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
+import { redacted } from '../store/database-url.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -99,6 +100,9 @@ function checkCombinations(c: Config): void {
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
   // ntfy refuses them too: a limit of 0 would refuse every title, or every tag.
   if (c.databaseShards < 0 || c.databaseShards > maxShards) throw new ConfigError(`database-shards must be between 0 and ${maxShards}`);
+  if (c.databaseReplicaUrls.length > 0 && !/^postgres(ql)?:\/\//.test(c.databaseUrl)) throw new ConfigError('database-replica-urls needs a postgres:// or postgresql:// database-url (MongoDB reads from its replica set through database-url)');
+  const notPostgres = c.databaseReplicaUrls.find((url) => !/^postgres(ql)?:\/\//.test(url));
+  if (notPostgres !== undefined) throw new ConfigError(`database-replica-urls: ${redacted(notPostgres)} is not a postgres:// or postgresql:// URL`);
   if (c.messageTitleSizeLimit <= 0) throw new ConfigError('message-title-size-limit must be greater than 0');
   if (c.messageTagsSizeLimit <= 0) throw new ConfigError('message-tags-size-limit must be greater than 0');
   const upstream = c.upstream?.baseUrl;
@@ -187,6 +191,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     listenHttp: parseListen(str('listen-http')),
     databaseUrl: str('database-url'),
     databaseShards: v['database-shards'] as number,
+    databaseReplicaUrls: v['database-replica-urls'] as string[],
     cacheSizeLimit: size('cache-size-limit'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),

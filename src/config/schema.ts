@@ -29,6 +29,11 @@ export const settings = {
     default: 0,
     doc: 'Tocsin, with database-url: how many independent ordered logs topics hash into (commits to different logs never wait for each other; order and since= hold per topic); fixed when the database is first used, 0 takes the database\'s (1 for a new one)',
   },
+  'database-replica-urls': {
+    kind: 'list',
+    default: [],
+    doc: 'postgres:// URLs of read replicas of a PostgreSQL database-url (as ntfy 2.19): replays and polls read from them in turn, where the replica has replayed everything the request must see (else from the primary); writes and the live feed stay on the primary',
+  },
   'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
@@ -211,6 +216,7 @@ export interface Config {
   /** Empty: the embedded stores (store/index.ts picks the backend). */
   databaseUrl: string;
   databaseShards: number;
+  databaseReplicaUrls: readonly string[];
   cacheSizeLimit: number;
   cacheFile: string;
   cacheDurationMs: number;

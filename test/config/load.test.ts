@@ -123,6 +123,17 @@ describe('config', () => {
     assert.deepEqual([config.upstream, loadConfig().config.upstream], [{ baseUrl: 'https://ntfy.sh', accessToken: 'tk_x' }, undefined]);
   });
 
+  it('read replicas: postgres:// URLs, for a PostgreSQL database-url only (as ntfy 2.19), from the file or env', () => {
+    const primary = { 'database-url': 'postgres://u:pw@db1/tocsin' };
+    const file = yamlFile('database-url: postgres://u:pw@db1/tocsin\ndatabase-replica-urls:\n  - postgres://u:pw@db2/tocsin\n  - postgresql://u:pw@db3/tocsin\n');
+    assert.deepEqual(loadConfig({ file }).config.databaseReplicaUrls, ['postgres://u:pw@db2/tocsin', 'postgresql://u:pw@db3/tocsin']);
+    assert.deepEqual(loadConfig({ env: { NTFY_DATABASE_REPLICA_URLS: 'postgres://db2/t,postgres://db3/t' }, flags: primary }).config.databaseReplicaUrls, ['postgres://db2/t', 'postgres://db3/t']);
+    assert.deepEqual(loadConfig().config.databaseReplicaUrls, []);
+    assert.throws(() => loadConfig({ flags: { 'database-replica-urls': 'postgres://db2/t' } }), /database-replica-urls needs a postgres:\/\/ or postgresql:\/\/ database-url/);
+    assert.throws(() => loadConfig({ flags: { 'database-url': 'mongodb://db1/t', 'database-replica-urls': 'postgres://db2/t' } }), /database-replica-urls needs a postgres/);
+    assert.throws(() => loadConfig({ flags: { ...primary, 'database-replica-urls': 'mysql://u:secret@db2/t' } }), (err: Error) => err instanceof ConfigError && err.message === 'database-replica-urls: mysql://…@db2/t is not a postgres:// or postgresql:// URL');
+  });
+
   it('phone calls: twilio-account needs the other twilio keys, base-url and auth-file, naming what is missing (as ntfy)', () => {
     const account = 'AC0123456789abcdef0123456789abcdef';
     const complete = { 'twilio-account': account, 'twilio-auth-token': 'secret', 'twilio-phone-number': '+18775132586', 'twilio-verify-service': 'VA0123', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };

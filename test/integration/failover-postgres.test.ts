@@ -106,8 +106,9 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
     after(() => standby.stop());
     const database = await createDatabase(primary, 'failover');
     const url = `postgres://postgres@/${database}?host=${encodeURIComponent(`${primary.sockets},${standby.sockets}`)}&port=5432&target_session_attrs=read-write`;
-    // and: two nodes on that URL, a following subscriber on each
-    const nodes = [await spawnServer(['--database-url', url]), await spawnServer(['--database-url', url])];
+    // and: two nodes on that URL (the second also reading replays from the standby), a following subscriber on each
+    const replica = standby.url(database);
+    const nodes = [await spawnServer(['--database-url', url]), await spawnServer(['--database-url', url, '--database-replica-urls', replica])];
     let opened = 0;
     const followers = nodes.map((node) => new Follower(`${node.url}/fo`, () => opened++));
     after(() => Promise.all(followers.map((f) => f.stop())));

@@ -5,6 +5,7 @@ import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../me
 import { readFailure, writeFailure } from './errors.js';
 import { atNextPositions, log } from './log.js';
 import { inTransaction } from './pool.js';
+import type { Replicas } from './replicas.js';
 import { PostgresReplays } from './replays.js';
 
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
@@ -54,9 +55,12 @@ const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
 export class PostgresMessageCache implements MessageCache {
   private readonly replays: PostgresReplays;
 
-  /** The cache on the database of `pool`, whose schema is open (schema.ts). */
-  constructor(private readonly pool: pg.Pool) {
-    this.replays = new PostgresReplays(pool);
+  /** The cache on the database of `pool`, whose schema is open (schema.ts); replays may read from `replicas` (replays.ts). */
+  constructor(
+    private readonly pool: pg.Pool,
+    replicas?: Replicas,
+  ) {
+    this.replays = new PostgresReplays(pool, replicas);
   }
 
   add(entries: readonly CacheEntry[]): Promise<Added> {

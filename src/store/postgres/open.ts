@@ -7,6 +7,7 @@ import { redacted } from '../database-url.js';
 import { PostgresAttachments } from './attachments.js';
 import { PostgresAuthStore } from './auth/store.js';
 import { openPool } from './pool.js';
+import { Replicas } from './replicas.js';
 import { openSchema } from './schema.js';
 import { PostgresSpendLedger } from './spend-ledger.js';
 import { openPostgresMessageStore } from './store.js';
@@ -19,13 +20,15 @@ import { PostgresWebPushStore } from './webpush-store.js';
  * attachment-cache-dir is set, as the embedded ones), the browsers' push subscriptions
  * (when web push is on) and the ledger of visitor limits. Access control is always on, as
  * with MongoDB (and ntfy's `database-url`): auth-default-access decides what anyone
- * without credentials may do.
+ * without credentials may do. Replays and polls may read from the read replicas of
+ * database-replica-urls (replays.ts).
  */
 export async function openPostgres(config: Config, log: StoreLog, observer?: PoolObserver): Promise<Stores> {
   // Not ignored: an operator who asks for several logs must learn there is one.
   if (config.databaseShards > 1) throw new ConfigError(`database-shards: ${config.databaseShards}, but a PostgreSQL database keeps its messages in one log (leave it at 0 or 1)`);
   const pool = openPool(config.databaseUrl, (err) => log.warn({ err }, 'database: an idle connection broke; the next query opens another'), observer);
-  const closers: (() => Promise<void>)[] = [];
+  const replicas = new Replicas(config.databaseReplicaUrls.map((url) => openPool(url, (err) => log.warn({ err }, 'database: an idle connection to a read replica broke'))));
+  const closers: (() => Promise<void>)[] = [() => replicas.close()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.reverse()) await close();
     await pool.end();
@@ -36,7 +39,7 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
       onError: (err) => log.error({ err }, 'live feed: a read of the log or its listening connection failed; reading again'),
       checkMs: 1000,
       retryMs: 100,
-    }, (err) => log.warn({ err }, 'jobs: their listening connection failed; it listens again'));
+    }, (err) => log.warn({ err }, 'jobs: their listening connection failed; it listens again'), replicas);
     closers.push(() => messages.close());
     const auth = new PostgresAuthStore(pool);
     closers.push(() => auth.close());

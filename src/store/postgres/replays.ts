@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Replay, ReplayQuery } from '../message-cache.js';
 import { log, positionInLog } from './log.js';
 import { inTransaction } from './pool.js';
+import { Replicas } from './replicas.js';
 
 /** Rows of the first page: a replay under its cap usually takes one. */
 const firstPage = 1000;
@@ -17,25 +18,56 @@ interface Page {
 
 const none: Replay = { json: [], bytes: 0, truncated: false, maybeLive: [] };
 
+const readOnly = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
 /**
  * Replays of the PostgreSQL cache: the newest messages of a topic that fit the byte cap,
  * read in pages newest first through the (topic, time, seq) index, so a request never
  * loads more than it may send (the cap is its visitor's allowance). A replay reads in one
  * repeatable-read transaction, so its pages and `maybeLive` see the same commits.
+ *
+ * With read replicas, a replay reads from one only where that cannot skip a message: the
+ * replica must hold every position up to the one the replay must cover, which for a
+ * subscription going on live is the feed's position when it attached (what follows comes
+ * live), and for a poll the primary's newest (a poll sees everything acknowledged before
+ * it: one point read of the primary instead of the replay's pages). A replica behind it,
+ * one that does not know the `since=` id, or one that fails leaves the replay to the primary.
  */
 export class PostgresReplays {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly replicas = new Replicas([]),
+  ) {}
 
-  read(q: ReplayQuery): Promise<Replay> {
+  async read(q: ReplayQuery): Promise<Replay> {
     // Most subscriptions replay nothing: no transaction for them.
-    if (q.since.kind === 'none') return Promise.resolve(none);
-    return inTransaction(this.pool, (client) => this.replay(client, q), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (q.since.kind === 'none') return none;
+    const replica = this.replicas.pick();
+    if (replica) {
+      const needed = q.livePosition === undefined ? await this.newest() : positionInLog(q.livePosition);
+      const fromReplica = await inTransaction(replica, (client) => this.replay(client, q, needed), readOnly).catch(() => {
+        this.replicas.failed(replica);
+        return undefined;
+      });
+      if (fromReplica) return fromReplica;
+    }
+    return (await inTransaction(this.pool, (client) => this.replay(client, q), readOnly)) as Replay;
   }
 
-  private async replay(client: pg.PoolClient, q: ReplayQuery): Promise<Replay> {
+  private async newest(): Promise<number> {
+    return (await this.pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
+  }
+
+  /** The replay; undefined on a replica (`needed` given) that has not replayed up to `needed`, or does not know the since= id. */
+  private async replay(client: pg.PoolClient, q: ReplayQuery, needed?: number): Promise<Replay | undefined> {
+    if (needed !== undefined) {
+      const held = (await client.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
+      if (held < needed) return undefined;
+    }
     const { since, scheduled } = q;
-    // An unknown id means the whole cache, as in ntfy.
+    // An unknown id means the whole cache, as in ntfy; on a replica, maybe only one it has not replayed yet.
     const seq = since.kind === 'id' ? (await client.query<{ seq: number }>('SELECT seq FROM messages WHERE id = $1', [since.id])).rows[0]?.seq : undefined;
+    if (since.kind === 'id' && seq === undefined && needed !== undefined) return undefined;
     const withScheduled = scheduled && since.kind !== 'latest';
     const params: unknown[] = [q.topic, Math.floor(Date.now() / 1000)];
     let where = withScheduled ? 'true' : 'published';
