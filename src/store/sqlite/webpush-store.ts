@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { randomId } from '../../model/message.js';
-import { endpointsPerAddress, TooManyWebPushSubscriptions, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
+import { endpointsPerAddress, TooManyWebPushSubscriptions, type KeptWebPushSubscription, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { openDatabase } from './database.js';
 
 /**
@@ -57,6 +57,10 @@ export class SqliteWebPushStore implements WebPushStore {
         VALUES (@id, @endpoint, @auth, @p256dh, @userId, @subscriberIp, @now, 0)
         ON CONFLICT (endpoint) DO UPDATE SET key_auth = excluded.key_auth, key_p256dh = excluded.key_p256dh,
           user_id = excluded.user_id, subscriber_ip = excluded.subscriber_ip, updated_at = excluded.updated_at, warned_at = 0`),
+      // OR IGNORE: an endpoint (or id) held already stays as it is.
+      importOne: prepare(`
+        INSERT OR IGNORE INTO subscription (id, endpoint, key_auth, key_p256dh, user_id, subscriber_ip, updated_at, warned_at)
+        VALUES (@id, @endpoint, @auth, @p256dh, @userId, @subscriberIp, @updatedAt, @warnedAt)`),
       clearTopics: prepare('DELETE FROM subscription_topic WHERE subscription_id = ?'),
       addTopic: prepare('INSERT OR IGNORE INTO subscription_topic (subscription_id, topic) VALUES (?, ?)'),
       forTopic: prepare(`SELECT ${columns} FROM subscription_topic st JOIN subscription s ON s.id = st.subscription_id WHERE st.topic = ? ORDER BY endpoint`),
@@ -82,6 +86,18 @@ export class SqliteWebPushStore implements WebPushStore {
         s.upsert.run({ id, endpoint, auth, p256dh, userId, subscriberIp, now });
         s.clearTopics.run(id);
         for (const topic of registration.topics) s.addTopic.run(id, topic);
+      })
+      .immediate();
+  }
+
+  async import(sub: KeptWebPushSubscription): Promise<boolean> {
+    const s = this.statements;
+    return this.db
+      .transaction(() => {
+        const { id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt } = sub;
+        if (s.importOne.run({ id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt }).changes === 0) return false;
+        for (const topic of sub.topics) s.addTopic.run(id, topic);
+        return true;
       })
       .immediate();
   }
