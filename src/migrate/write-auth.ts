@@ -34,7 +34,7 @@ export async function writeAuth(auth: AuthRecords, store: AuthStore | undefined,
     else summary.skipped(kind, already);
   };
   const leaveOut = (kind: string): void => {
-    for (const l of auth.leftOut.filter((o) => o.kind === kind)) {
+    for (const l of auth.leftOut.filter((o) => o.kind === kind && o.count > 0)) {
       summary.read(kind, l.count);
       summary.skipped(kind, l.why, l.count);
     }

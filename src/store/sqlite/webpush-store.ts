@@ -3,6 +3,9 @@ import { randomId } from '../../model/message.js';
 import { endpointsPerAddress, TooManyWebPushSubscriptions, type KeptWebPushSubscription, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { openDatabase } from './database.js';
 
+/** ntfy's schema version of the web-push-file, which Tocsin keeps. */
+export const webPushSchemaVersion = 1;
+
 /**
  * ntfy's schema (webpush_store.go, version 1), so the web-push-file of an ntfy server
  * opens here unchanged, and the other way round.
@@ -28,7 +31,7 @@ const schema = `
   );
   CREATE INDEX IF NOT EXISTS idx_topic ON subscription_topic (topic);
   CREATE TABLE IF NOT EXISTS schemaVersion (id INT PRIMARY KEY, version INT NOT NULL);
-  INSERT OR IGNORE INTO schemaVersion VALUES (1, 1);
+  INSERT OR IGNORE INTO schemaVersion VALUES (1, ${webPushSchemaVersion});
 `;
 
 const columns = 'id, endpoint, key_auth AS auth, key_p256dh AS p256dh, user_id AS userId';
