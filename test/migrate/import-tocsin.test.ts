@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadConfig, type RawValues } from '../../src/config/load.js';
+import { nowSeconds } from '../../src/model/message.js';
 import { importTocsin } from '../../src/migrate/tocsin/import.js';
 import { openStores } from '../../src/store/index.js';
+import type { WebPushRegistration } from '../../src/store/webpush-store.js';
 import { startTestServer, tempDir } from '../support/server.js';
 import { describeImportTocsinInto, sourceSummary } from './import-tocsin-cases.js';
 import { ntfyFiles, quietOutput } from './ntfy-fixtures.js';
@@ -68,6 +70,33 @@ describe('import tocsin — dry run, a run cut short, the command', () => {
     assert.equal(out.status, 0, String(out.stderr));
     assert.equal(out.stderr, 'messages: 8/8 (100%)\n');
     assert.equal(out.stdout, ['imported from the embedded files:', ...sourceSummary.map((l) => `  ${l}`), ''].join('\n'));
+  });
+});
+
+describe('import tocsin — what the target would not keep is counted, with why', () => {
+  const files = embeddedFiles();
+  const withoutWebPush = Object.fromEntries(Object.entries(sharedSettings).filter(([key]) => !key.startsWith('web-push-')));
+  before(async () => {
+    // Given: a file whose message is gone, and a browser that stopped renewing 61 days ago beside one that renews.
+    const stores = await openStores(configOf({ ...sharedSettings, ...fileSettings(files) }), { error: () => undefined, warn: () => undefined });
+    const upload = await stores.attachments!.create('orphan000001', '127.0.0.1', () => true);
+    upload.write(Buffer.from('left behind'));
+    await upload.commit({ type: 'text/plain', name: 'note.txt', expires: nowSeconds() + 3600 });
+    const browser = (name: string): WebPushRegistration => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, auth: 'a', p256dh: 'p', userId: '', subscriberIp: '127.0.0.1', topics: ['weather'] });
+    await stores.webPush!.upsert(browser('gone'), nowSeconds() - 61 * 86400);
+    await stores.webPush!.upsert(browser('renewing'), nowSeconds());
+    await stores.close();
+  });
+
+  it('a file without its message, a subscription past web-push-expiry-duration, and web push without keys', async () => {
+    const into = async (settings: RawValues): Promise<string[]> =>
+      (await importTocsin({ config: configOf({ ...settings, ...fileSettings(embeddedFiles()) }), source: files, dryRun: true, out: quietOutput() })).lines(true);
+    assert.deepEqual(await into(sharedSettings), [
+      'users                   0 read, 0 to add',
+      'attachment files        1 read, 0 to add, 1 no message imported with it',
+      'web push subscriptions  2 read, 1 to add, 1 expired',
+    ]);
+    assert.deepEqual((await into(withoutWebPush)).slice(2), ['web push subscriptions  2 read, 0 to add, 2 not kept: the Tocsin config sets no web-push keys']);
   });
 });
 
