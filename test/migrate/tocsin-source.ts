@@ -25,8 +25,6 @@ import { basic } from './ntfy-fixtures.js';
  * through the embedded store.
  */
 export interface TocsinSource {
-  /** The source server's settings: its files, web push keys and provisioning, which a target config keeps. */
-  settings: RawValues;
   files: { cacheFile: string; authFile: string; webPushFile: string; attachmentCacheDir: string };
   /** Each topic's `since=all&scheduled=1` poll (JSON lines as served), read from the source server. */
   polls: Record<(typeof topics)[number], Json[]>;
@@ -38,7 +36,6 @@ export interface TocsinSource {
   /** What the source's stores held once it stopped. */
   held: {
     users: User[];
-    tiers: Tier[];
     benTokens: Token[];
     webPush: WebPushSubscription[];
     publishedTotal: number;
@@ -139,9 +136,9 @@ export async function makeTocsinSource(files: Files, scheduledIn: number): Promi
     await s.server.close();
     closed = true;
 
-    const held = await addExpiredMessage(settings, photo.id as string);
+    const held = await addExpiredAndRead(settings, photo.id as string);
     return {
-      settings, files, polls, alerts, benToken, opsToken,
+      files, polls, alerts, benToken, opsToken,
       scheduled: { id: scheduled.id as string, time: scheduled.time as number },
       photo: { id: photo.id as string, bytes, stored: held.photo },
       held: held.held,
@@ -156,7 +153,7 @@ export async function makeTocsinSource(files: Files, scheduledIn: number): Promi
  * also adds a message that expired a minute ago (as one a tier with a short expiry leaves
  * until housekeeping prunes it).
  */
-async function addExpiredMessage(settings: RawValues, photoId: string): Promise<{ held: TocsinSource['held']; photo: StoredFile }> {
+async function addExpiredAndRead(settings: RawValues, photoId: string): Promise<{ held: TocsinSource['held']; photo: StoredFile }> {
   const stores = await openStores(loadConfig({ flags: settings }).config, { error: () => undefined, warn: () => undefined });
   try {
     const now = nowSeconds();
@@ -167,7 +164,6 @@ async function addExpiredMessage(settings: RawValues, photoId: string): Promise<
       photo: (await stores.attachments!.stat(photoId))!,
       held: {
         users: await auth.users(),
-        tiers: await auth.tiers(),
         benTokens: await auth.tokens('ben'),
         webPush: await stores.webPush!.forTopic('weather'),
         publishedTotal: await stores.cache.loadStats(),

@@ -5,7 +5,7 @@ import { userKeyPrefix } from '../../visitors/visitors.js';
 import { visitorKey } from '../../visitors/address.js';
 import { Progress } from '../progress.js';
 import { Summary } from '../summary.js';
-import { openTarget, batchSize, writeCache, type ImportRun } from '../target.js';
+import { batchSize, openTarget, writeCache, type ImportRun } from '../target.js';
 import { writeAuth } from '../write-auth.js';
 import type { ImportedMessage, MessageOptions, UploadedFile } from '../write-messages.js';
 import { readNtfyAuth, type NtfyAuth } from './auth-reader.js';

@@ -15,9 +15,10 @@ export interface Expected {
 
 /**
  * One of the old server's SQLite files, opened read-only: the import never changes its
- * source, so a failed or repeated run leaves the old server as it was. Throws
- * `NotImportable` for a missing file, one that is no SQLite database, and one without the
- * tables and columns `expected` names.
+ * source, so a failed or repeated run leaves the old server as it was (SQLite may add the
+ * -wal and -shm files beside it, as for any reader). Throws `NotImportable` for a missing
+ * file, one that is no SQLite database, and one without the tables and columns
+ * `expected` names.
  */
 export function openSource(file: string, expected: Expected): Database.Database {
   const refuse = (detail: string): NotImportable => new NotImportable(file, `not a Tocsin ${expected.what}: ${detail}`);
