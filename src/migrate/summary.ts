@@ -27,6 +27,11 @@ export class Summary {
     skipped.set(why, (skipped.get(why) ?? 0) + count);
   }
 
+  /** What was read of `kind`. */
+  readOf(kind: string): number {
+    return this.rows.get(kind)?.read ?? 0;
+  }
+
   /** What was added of `kind` (tests and the bench read it). */
   addedOf(kind: string): number {
     return this.rows.get(kind)?.added ?? 0;

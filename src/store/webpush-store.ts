@@ -21,6 +21,15 @@ export interface WebPushRegistration {
   topics: readonly string[];
 }
 
+/** A subscription with all the store keeps of it, as another server kept it (`tocsin import tocsin`). */
+export interface KeptWebPushSubscription extends WebPushSubscription {
+  subscriberIp: string;
+  topics: readonly string[];
+  updatedAt: number;
+  /** When the expiry warning was sent; 0 when none was. */
+  warnedAt: number;
+}
+
 /** ntfy's subscriptionEndpointLimitPerSubscriberIP: endpoints one address may register. */
 export const endpointsPerAddress = 10;
 
@@ -45,6 +54,9 @@ export class TooManyWebPushSubscriptions extends Error {
  * - `expiring(before)` answers the subscriptions last updated at or before `before`
  *   that were sent no warning since; `markWarned` records that they were, until their
  *   next `upsert`.
+ * - `import` adds a subscription as another server kept it: id, times, warning and topics.
+ *   An endpoint held already is left as it is (answers false), so an import run again adds
+ *   nothing; the address limit is not checked (that server held it).
  * - `removeExpired(before)` removes those last updated at or before `before` and
  *   answers how many; `removeByEndpoint` and `removeByUser` remove theirs (`removeByUser('')`
  *   removes nothing: anonymous subscriptions belong to no one). Every removal
@@ -54,6 +66,7 @@ export class TooManyWebPushSubscriptions extends Error {
  */
 export interface WebPushStore {
   upsert(registration: WebPushRegistration, now: number): Promise<void>;
+  import(subscription: KeptWebPushSubscription): Promise<boolean>;
   forTopic(topic: string): Promise<WebPushSubscription[]>;
   expiring(before: number): Promise<WebPushSubscription[]>;
   markWarned(ids: readonly string[], now: number): Promise<void>;

@@ -1,23 +1,19 @@
 import Database from 'better-sqlite3';
-import { everyone, randomName, type Grant, type Permission, type Role } from '../../model/access.js';
-import type { Prefs, Reservation, Tier } from '../../model/account.js';
+import { everyone, randomName, type Permission, type Role } from '../../model/access.js';
+import type { Prefs, Tier } from '../../model/account.js';
 import { nowSeconds } from '../../model/message.js';
-import type { ImportedUser, Token } from '../../store/auth-store.js';
+import type { ImportedUser } from '../../store/auth-store.js';
+import type { AuthRecords } from '../write-auth.js';
 import { UnknownSchema } from './unknown-schema.js';
 
-/** Everything of an ntfy user.db the import carries over. */
-export interface NtfyAuth {
+/**
+ * Everything of an ntfy user.db the import carries over; phone numbers are not read (see
+ * the README). Accounts deleted on ntfy, waiting there for their final removal, are left out.
+ */
+export interface NtfyAuth extends AuthRecords {
   version: number;
-  tiers: Tier[];
-  users: ImportedUser[];
-  /** Access entries by user name (`*` for everyone), reservations left out. */
-  grants: { user: string; grant: Grant }[];
-  reservations: { user: string; reservation: Reservation }[];
-  tokens: { user: string; token: Token }[];
   /** ntfy's user ids (`u_...`, from version 2) to names: cached messages name their publisher by id. */
   userNames: Map<string, string>;
-  /** Accounts deleted on ntfy, waiting there for their final removal: not imported. */
-  deletedUsers: number;
 }
 
 /**
@@ -73,7 +69,7 @@ function readVersion1(db: Database.Database): NtfyAuth {
     user: a.user,
     grant: { topic: topicOf(a.topic, 1), permission: permissionOf(a) },
   }));
-  return { version: 1, tiers: [], users, grants, reservations: [], tokens: [], userNames: new Map(), deletedUsers: 0 };
+  return { version: 1, tiers: [], users, grants, reservations: [], tokens: [], phoneNumbers: [], leftOut: [], userNames: new Map() };
 }
 
 interface TierRow {
@@ -133,7 +129,8 @@ function readVersion2Up(db: Database.Database, version: number): NtfyAuth {
     const user = names.get(t.user_id);
     return user === undefined ? [] : [{ user, token: { token: t.token, label: t.label, expires: t.expires, lastAccess: t.last_access, lastOrigin: t.last_origin } }];
   });
-  return { version, tiers: tierRows.map(toTier), users, grants, reservations, tokens, userNames: names, deletedUsers: rows.length - live.length };
+  const leftOut = [{ kind: 'users', why: 'deleted accounts', count: rows.length - live.length }];
+  return { version, tiers: tierRows.map(toTier), users, grants, reservations, tokens, phoneNumbers: [], leftOut, userNames: names };
 }
 
 function toTier(t: TierRow): Tier {

@@ -8,6 +8,9 @@ import { AttachmentIndex } from './attachment-index.js';
 import { clearLeftovers, idPattern } from './leftovers.js';
 import { PartFile, type KeepPart } from './part-file.js';
 
+/** The attachment index's file in the directory. */
+export const indexFile = 'index.db';
+
 /**
  * Attachments as files in one directory: `<id>` holds the bytes, `index.db` (see
  * AttachmentIndex) what is known of them and their sums. An upload is written to
@@ -26,7 +29,7 @@ export class AttachmentFiles implements AttachmentStore {
 
   static async open(dir: string): Promise<AttachmentFiles> {
     await mkdir(dir, { recursive: true });
-    const index = new AttachmentIndex(join(dir, 'index.db'));
+    const index = new AttachmentIndex(join(dir, indexFile));
     try {
       await clearLeftovers(dir, index, Date.now());
     } catch (err) {

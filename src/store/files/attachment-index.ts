@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { StoredFile } from '../attachment-store.js';
 import { openDatabase } from '../sqlite/database.js';
 
-const schemaVersion = 1;
+export const indexSchemaVersion = 1;
 
 /**
  * The committed files and what they add up to. The sums are kept by triggers, so the
@@ -109,10 +109,10 @@ function openSchema(db: Database.Database): void {
   // IMMEDIATE: two processes opening a new directory at once must not both create it.
   const open = db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > schemaVersion) throw new Error(`attachment index schema version ${version} is newer than this Tocsin (${schemaVersion})`);
-    if (version === schemaVersion) return;
+    if (version > indexSchemaVersion) throw new Error(`attachment index schema version ${version} is newer than this Tocsin (${indexSchemaVersion})`);
+    if (version === indexSchemaVersion) return;
     db.exec(schema);
-    db.pragma(`user_version = ${schemaVersion}`);
+    db.pragma(`user_version = ${indexSchemaVersion}`);
   });
   open.immediate();
 }

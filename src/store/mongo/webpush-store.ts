@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { randomId } from '../../model/message.js';
-import { endpointsPerAddress, TooManyWebPushSubscriptions, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
+import { endpointsPerAddress, TooManyWebPushSubscriptions, type KeptWebPushSubscription, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
 
@@ -45,6 +45,16 @@ export class MongoWebPushStore implements WebPushStore {
       { $set: { auth, p256dh, userId, subscriberIp, topics: [...new Set(topics)], updatedAt: now, warnedAt: 0 }, $setOnInsert: { id: `wps_${randomId(10)}` } },
       { upsert: true },
     );
+  }
+
+  /** One upsert that only inserts: a document for the endpoint already there is left as it is. */
+  async import({ id, endpoint, auth, p256dh, userId, subscriberIp, topics, updatedAt, warnedAt }: KeptWebPushSubscription): Promise<boolean> {
+    const result = await this.subscriptions.updateOne(
+      { _id: endpoint },
+      { $setOnInsert: { id, auth, p256dh, userId, subscriberIp, topics: [...new Set(topics)], updatedAt, warnedAt } },
+      { upsert: true },
+    );
+    return result.upsertedCount === 1;
   }
 
   async forTopic(topic: string): Promise<WebPushSubscription[]> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { randomId } from '../../model/message.js';
-import { endpointsPerAddress, TooManyWebPushSubscriptions, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
+import { endpointsPerAddress, TooManyWebPushSubscriptions, type KeptWebPushSubscription, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { inTransaction } from './pool.js';
 
 /**
@@ -59,6 +59,20 @@ export class PostgresWebPushStore implements WebPushStore {
       const kept = upserted.rows[0]?.id ?? id;
       await client.query('DELETE FROM webpush_subscription_topic WHERE subscription_id = $1', [kept]);
       await client.query('INSERT INTO webpush_subscription_topic (subscription_id, topic) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [kept, topics]);
+    });
+  }
+
+  async import(sub: KeptWebPushSubscription): Promise<boolean> {
+    const { id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt, topics } = sub;
+    return inTransaction(this.pool, async (client) => {
+      const added = await client.query(
+        `INSERT INTO webpush_subscription (id, endpoint, key_auth, key_p256dh, user_id, subscriber_ip, updated_at, warned_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt],
+      );
+      if (added.rowCount !== 1) return false;
+      await client.query('INSERT INTO webpush_subscription_topic (subscription_id, topic) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [id, topics]);
+      return true;
     });
   }
 

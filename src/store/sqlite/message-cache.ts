@@ -11,6 +11,9 @@ import { writeFailure } from './write-error.js';
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
 
+/** The stats rows whose sum is the published total (`loadStats`). */
+export const publishedStats = ['messages', importedStats] as const;
+
 /** A row as the INSERT takes it: id, topic, time, expires, published, json, sequence_id. */
 type Row = [id: string, topic: string, time: number, expires: number, published: 0 | 1, json: string, sid: string | null];
 
@@ -163,7 +166,7 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async loadStats(): Promise<number> {
-    return this.db.prepare(`SELECT IFNULL(SUM(value), 0) FROM stats WHERE key IN ('messages', '${importedStats}')`).pluck().get() as number;
+    return this.db.prepare('SELECT IFNULL(SUM(value), 0) FROM stats WHERE key IN (?, ?)').pluck().get(...publishedStats) as number;
   }
 
   async addStats(messages: number): Promise<number> {

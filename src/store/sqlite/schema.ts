@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
  * The columns beside it are only the ones the queries select on. Ids and topics have no
  * index in the file: the cache keeps theirs in memory (memory-indexes.ts).
  */
-const schemaVersion = 3;
+export const cacheSchemaVersion = 3;
 
 const messagesTable = (name: string): string => `
   CREATE TABLE IF NOT EXISTS ${name} (
@@ -58,11 +58,11 @@ export function openCacheSchema(db: Database.Database): void {
   const open = db.transaction(() => {
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
     const version = exists ? (db.prepare('SELECT version FROM schema_version WHERE id = 1').pluck().get() as number | undefined) : undefined;
-    if (version !== undefined && version > schemaVersion) throw new Error(`cache schema version ${version} is newer than this Tocsin (${schemaVersion})`);
+    if (version !== undefined && version > cacheSchemaVersion) throw new Error(`cache schema version ${version} is newer than this Tocsin (${cacheSchemaVersion})`);
     if (version === undefined) db.exec(createSchema);
-    else for (let v = version; v < schemaVersion; v++) db.exec(migrations[v - 1] as string);
+    else for (let v = version; v < cacheSchemaVersion; v++) db.exec(migrations[v - 1] as string);
     db.exec(createWaitingIndex);
-    db.prepare('INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version').run(schemaVersion);
+    db.prepare('INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version').run(cacheSchemaVersion);
   });
   open.immediate();
 }

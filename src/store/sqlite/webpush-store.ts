@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
 import { randomId } from '../../model/message.js';
-import { endpointsPerAddress, TooManyWebPushSubscriptions, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
+import { endpointsPerAddress, TooManyWebPushSubscriptions, type KeptWebPushSubscription, type WebPushRegistration, type WebPushStore, type WebPushSubscription } from '../webpush-store.js';
 import { openDatabase } from './database.js';
+
+/** ntfy's schema version of the web-push-file, which Tocsin keeps. */
+export const webPushSchemaVersion = 1;
 
 /**
  * ntfy's schema (webpush_store.go, version 1), so the web-push-file of an ntfy server
@@ -28,7 +31,7 @@ const schema = `
   );
   CREATE INDEX IF NOT EXISTS idx_topic ON subscription_topic (topic);
   CREATE TABLE IF NOT EXISTS schemaVersion (id INT PRIMARY KEY, version INT NOT NULL);
-  INSERT OR IGNORE INTO schemaVersion VALUES (1, 1);
+  INSERT OR IGNORE INTO schemaVersion VALUES (1, ${webPushSchemaVersion});
 `;
 
 const columns = 'id, endpoint, key_auth AS auth, key_p256dh AS p256dh, user_id AS userId';
@@ -57,6 +60,10 @@ export class SqliteWebPushStore implements WebPushStore {
         VALUES (@id, @endpoint, @auth, @p256dh, @userId, @subscriberIp, @now, 0)
         ON CONFLICT (endpoint) DO UPDATE SET key_auth = excluded.key_auth, key_p256dh = excluded.key_p256dh,
           user_id = excluded.user_id, subscriber_ip = excluded.subscriber_ip, updated_at = excluded.updated_at, warned_at = 0`),
+      // OR IGNORE: an endpoint (or id) held already stays as it is.
+      importOne: prepare(`
+        INSERT OR IGNORE INTO subscription (id, endpoint, key_auth, key_p256dh, user_id, subscriber_ip, updated_at, warned_at)
+        VALUES (@id, @endpoint, @auth, @p256dh, @userId, @subscriberIp, @updatedAt, @warnedAt)`),
       clearTopics: prepare('DELETE FROM subscription_topic WHERE subscription_id = ?'),
       addTopic: prepare('INSERT OR IGNORE INTO subscription_topic (subscription_id, topic) VALUES (?, ?)'),
       forTopic: prepare(`SELECT ${columns} FROM subscription_topic st JOIN subscription s ON s.id = st.subscription_id WHERE st.topic = ? ORDER BY endpoint`),
@@ -82,6 +89,18 @@ export class SqliteWebPushStore implements WebPushStore {
         s.upsert.run({ id, endpoint, auth, p256dh, userId, subscriberIp, now });
         s.clearTopics.run(id);
         for (const topic of registration.topics) s.addTopic.run(id, topic);
+      })
+      .immediate();
+  }
+
+  async import(sub: KeptWebPushSubscription): Promise<boolean> {
+    const s = this.statements;
+    return this.db
+      .transaction(() => {
+        const { id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt } = sub;
+        if (s.importOne.run({ id, endpoint, auth, p256dh, userId, subscriberIp, updatedAt, warnedAt }).changes === 0) return false;
+        for (const topic of sub.topics) s.addTopic.run(id, topic);
+        return true;
       })
       .immediate();
   }

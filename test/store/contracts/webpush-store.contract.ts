@@ -79,6 +79,22 @@ export function describeWebPushStore(name: string, open: Open<WebPushStore>): vo
       assert.deepEqual(await s.expiring(7000).then(endpoints), [endpoint('new'), endpoint('old')], 'renewed: it may be warned again');
     });
 
+    it('import keeps a subscription as it was kept (id, times, warning, topics); an endpoint held already stays as it is', async () => {
+      const s = await store();
+      const kept = { id: 'wps_imported01', endpoint: endpoint('kept'), auth: 'auth-k', p256dh: 'key-k', userId: 'phil', subscriberIp: '1.2.3.4', updatedAt: 1000, warnedAt: 1500 };
+      assert.equal(await s.import({ ...kept, topics: ['alerts', 'ops'] }), true);
+      assert.equal(await s.import({ ...kept, id: 'wps_unwarned01', endpoint: endpoint('fresh'), warnedAt: 0, topics: ['ops'] }), true);
+      assert.equal(await s.import({ ...kept, auth: 'other', updatedAt: 9000, warnedAt: 0, topics: ['other'] }), false);
+      assert.deepEqual(await s.forTopic('alerts'), [{ id: 'wps_imported01', endpoint: endpoint('kept'), auth: 'auth-k', p256dh: 'key-k', userId: 'phil' }]);
+      assert.deepEqual(await s.forTopic('ops').then(endpoints), [endpoint('fresh'), endpoint('kept')]);
+      assert.deepEqual(await s.forTopic('other'), [], 'the second import changed nothing');
+      assert.deepEqual(await s.expiring(1000).then(endpoints), [endpoint('fresh')], 'the kept one was warned already');
+      assert.equal(await s.removeExpired(999), 0, 'updatedAt kept');
+      await s.upsert(registration({ endpoint: endpoint('kept'), topics: ['alerts'] }), 2000);
+      assert.equal((await s.forTopic('alerts'))[0]?.id, 'wps_imported01', 'a renewal keeps the imported id');
+      assert.equal(await s.removeExpired(1000), 1);
+    });
+
     it('removeExpired removes those not renewed since a time, with their topics', async () => {
       const s = await store();
       await s.upsert(registration({ endpoint: endpoint('old'), topics: ['t'] }), 1000);

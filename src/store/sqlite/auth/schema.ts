@@ -66,7 +66,7 @@ const version2 = `
 /** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
 const migrations: readonly string[] = [version1, version2];
 
-const latest = migrations.length;
+export const authSchemaVersion = migrations.length;
 
 /**
  * Brings the auth-file to the latest version, the steps in order, all in one transaction.
@@ -81,11 +81,11 @@ export function openAuthSchema(db: Database.Database): void {
   // where this one waits out busy_timeout.
   const open = db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > latest) throw new Error(`auth-file schema version ${version} is newer than this Tocsin (${latest})`);
+    if (version > authSchemaVersion) throw new Error(`auth-file schema version ${version} is newer than this Tocsin (${authSchemaVersion})`);
     for (const step of migrations.slice(version)) db.exec(step);
     // Written only when it moves: a write on every open would make every other connection
     // (the server, while the CLI opens the file) forget its remembered reads.
-    if (version !== latest) db.pragma(`user_version = ${latest}`);
+    if (version !== authSchemaVersion) db.pragma(`user_version = ${authSchemaVersion}`);
   });
   open.immediate();
 }
