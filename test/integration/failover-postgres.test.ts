@@ -142,7 +142,7 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
     );
     await sleep(1500);
     const beforeKill = acknowledged.length;
-    await primary.kill();
+    primary.kill();
     killedAt = Date.now();
     await sleep(1000);
     await standby.promote();

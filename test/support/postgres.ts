@@ -23,7 +23,7 @@ export interface PostgresCluster {
   url(database: string): string;
   stop(): Promise<void>;
   /** The server dies as in a crash: SIGKILL to it and every process it started. */
-  kill(): Promise<void>;
+  kill(): void;
   /** A standby becomes a primary (`pg_ctl promote`); resolves once it takes writes. */
   promote(): Promise<void>;
 }
@@ -100,10 +100,25 @@ export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: s
  * SIGKILL to `pid` and its children: stopped first, so it cannot start them again (a
  * postmaster restarts its backends after one dies), then every child, then itself.
  */
-async function killTree(pid: number): Promise<void> {
+function killTree(pid: number): void {
   process.kill(pid, 'SIGSTOP');
-  await new Promise<void>((resolve) => execFile('pkill', ['-KILL', '-P', String(pid)], () => resolve()));
+  for (const child of childrenOf(pid)) process.kill(child, 'SIGKILL');
   process.kill(pid, 'SIGKILL');
+}
+
+/** The processes whose parent is `pid`, from /proc (field 4 of stat, after the command's parenthesised name). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }
 
 /**
