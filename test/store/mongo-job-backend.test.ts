@@ -73,7 +73,12 @@ describe('MongoDB job backend (claims by unique insert, on FerretDB)', { skip: f
     t.diagnostic(`${jobs} jobs through two nodes in ${ms.toFixed(0)} ms (${((jobs * 1000) / ms).toFixed(0)} jobs/s), by node ${byNode.join('/')}`);
     assert.equal(runs.size, jobs, 'every job ran');
     assert.deepEqual([...runs.entries()].filter(([, on]) => on.length !== 1), [], 'none ran twice');
-    assert.equal((await first.backend.repository.queryJobs({ name: 'deliver' })).total, 0);
+    // Each run's end removes its one-off job; on a loaded machine the last removals may
+    // land after drain's 5 s.
+    for (let tries = 0; (await first.backend.repository.queryJobs({ name: 'deliver' })).total > 0; tries++) {
+      assert.ok(tries < 100, 'one-off jobs still there 10 s after they ran');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   it('jobs a node locked before it crashed run once, on the other node, once their lock lifetime passed', async () => {
