@@ -6,9 +6,18 @@ export interface GroupCommitOptions {
   maxSize: number;
   /** How long an arrival may wait for more to join its batch; 0 means until the current event-loop turn ends. */
   maxWaitMs: number;
+  /**
+   * After a commit of several values that took `lingerFromMs` or more, how long at most the
+   * next may wait for as many arrivals as the last carried (half the last commit's time, up
+   * to this); 0: never. See below.
+   */
+  lingerMaxMs?: number;
   /** Where the wait runs; tests pass a TestScheduler. Default: atTurnEnd / setTimeout. */
   scheduler?: SchedulerLike;
 }
+
+/** Commits faster than this (SQLite's) are never followed by a linger: its timer would cost more than it gathers. */
+const lingerFromMs = 2;
 
 /**
  * The group commit of DESIGN.md, with at most one commit in flight: `commit` is called with
@@ -30,8 +39,18 @@ export interface GroupCommitOptions {
  * their responses and sends each header on its own (`cache-batch-size: 16` cost 66–76 µs a
  * publish against ~25). atTurnEnd runs after the poll phase and shares its turn end with
  * the subscribers' writes (streams/turn-end.ts).
+ *
+ * A slow commit (a database a round trip away, under load) lingers before the next: the
+ * publishers it answered send their next publish at once, but those arrive after the next
+ * commit took the queue, so without a wait the clients split into two groups committing
+ * in turns, each commit carrying half of them. Waiting until as many arrived as the last
+ * commit carried (or half its time, at most lingerMaxMs) merges them: on FerretDB one node
+ * committed 64 publishes at a time instead of 32, +30% publishes/s, and three nodes racing
+ * for one log twice as many. A light load (commits of one value) and a fast commit
+ * (SQLite's, under lingerFromMs) never wait.
  */
-export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { maxSize, maxWaitMs, scheduler }: GroupCommitOptions): OperatorFunction<T, R> {
+export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { maxSize, maxWaitMs, lingerMaxMs = 0, scheduler }: GroupCommitOptions): OperatorFunction<T, R> {
+  const now = (): number => scheduler?.now() ?? performance.now();
   return (source) =>
     new Observable<R>((subscriber) => {
       /** Arrival order; the first `due` have seen their turn end and may be committed. */
@@ -42,19 +61,36 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
       let busy = false;
       let pumping = false;
       let sourceDone = false;
+      /** While lingering: the queue length at which the next commit goes without waiting further. */
+      let awaited = 0;
+      let cancelLinger: (() => void) | undefined;
+
+      /** Calls `then` after `waitMs` (0: at the turn's end); answers its cancellation. */
+      const after = (waitMs: number, then: () => void): (() => void) => {
+        if (scheduler) {
+          const s = scheduler.schedule(then, waitMs);
+          return () => s.unsubscribe();
+        }
+        if (waitMs === 0) return atTurnEnd(then);
+        const t = setTimeout(then, waitMs);
+        return () => clearTimeout(t);
+      };
 
       const startTimer = (waitMs: number): void => {
         cancelTimer?.();
-        if (scheduler) {
-          const s = scheduler.schedule(endOfTurn, waitMs);
-          cancelTimer = () => s.unsubscribe();
-        } else if (waitMs > 0) {
-          const t = setTimeout(endOfTurn, waitMs);
-          cancelTimer = () => clearTimeout(t);
-        } else {
-          cancelTimer = atTurnEnd(endOfTurn);
-        }
+        cancelTimer = after(waitMs, endOfTurn);
       };
+
+      const linger = (waitMs: number, until: number): void => {
+        awaited = until;
+        cancelLinger = after(waitMs, endLinger);
+      };
+
+      function endLinger(): void {
+        cancelLinger?.();
+        cancelLinger = undefined;
+        startTimer(0);
+      }
 
       function endOfTurn(): void {
         cancelTimer = undefined;
@@ -77,6 +113,7 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
 
       const start = (batch: T[]): void => {
         busy = true;
+        const startedAt = now();
         let input: ObservableInput<R>;
         try {
           input = commit(batch);
@@ -90,8 +127,11 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
           complete: () => {
             inFlight = undefined;
             busy = false;
+            const took = now() - startedAt;
+            const until = Math.min(queue.length + batch.length, maxSize > 0 ? maxSize : Infinity);
+            if (lingerMaxMs > 0 && batch.length > 1 && took >= lingerFromMs && queue.length < until && !sourceDone) linger(Math.min(took / 2, lingerMaxMs), until);
             // Values of a turn still under way: the next commit takes them at its end.
-            if (due < queue.length) startTimer(0);
+            else if (due < queue.length) startTimer(0);
             else pump();
           },
         });
@@ -102,6 +142,10 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
       const subscription = source.subscribe({
         next: (value) => {
           queue.push(value);
+          if (cancelLinger) {
+            if (queue.length >= awaited) endLinger();
+            return;
+          }
           // A full batch waits only for the turn's end (once per batch, not per arrival).
           if (queue.length - due === maxSize) startTimer(0);
           else if (!cancelTimer) startTimer(maxWaitMs);
@@ -109,6 +153,8 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
         error: (err) => subscriber.error(err),
         complete: () => {
           sourceDone = true;
+          cancelLinger?.();
+          cancelLinger = undefined;
           cancelTimer?.();
           cancelTimer = undefined;
           due = queue.length;
@@ -116,6 +162,7 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
         },
       });
       return () => {
+        cancelLinger?.();
         cancelTimer?.();
         inFlight?.unsubscribe();
         subscription.unsubscribe();

@@ -48,6 +48,9 @@ export interface PublishObserver {
   committed(size: number, seconds: number): void;
 }
 
+/** The longest a slow commit's successor waits for its publishers' next publishes (operators/group-commit.ts). */
+const lingerMaxMs = 10;
+
 export interface PublisherOptions {
   batchSize: number;
   batchTimeoutMs: number;
@@ -92,7 +95,7 @@ export class Publisher {
               options.onCommitError(err, batch.length);
               for (const p of batch) p.reject(err);
             }),
-          { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs },
+          { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs, lingerMaxMs },
         ),
       )
       .subscribe({ complete: () => markDrained() });

@@ -178,4 +178,36 @@ describe('groupCommit', () => {
     });
     assert.deepEqual(batches, []);
   });
+
+  it('group commit — after a slow commit of several, the next waits for as many arrivals as it carried', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const commit = (batch: string[]): Observable<string> => cold('9ms (x|)', { x: batch.join('') });
+      // ab commits at 0, settled at 9 with c (4) queued; d and e (its publishers back) arrive
+      // at 10 and 11: cde goes at 11 (the third arrival), not c alone at 9.
+      const source = cold('(ab) c 5ms de 20ms |');
+      expectObservable(source.pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 0, lingerMaxMs: 10, scheduler: ts }))).toBe('9ms x 10ms y 11ms |', { x: 'ab', y: 'cde' });
+    });
+  });
+
+  it('group commit — a linger ends after half the last commit\'s time, and a commit of one never lingers', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const commit = (batch: string[]): Observable<string> => cold('8ms (x|)', { x: batch.join('') });
+      // ab settles at 8 with c (4) queued, which waits 4 ms (no one else comes): it goes at
+      // 12, settles at 20, and d (queued at 15) goes at once: c was a commit of one.
+      const source = cold('(ab) c 10ms d 30ms |');
+      expectObservable(source.pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 0, lingerMaxMs: 10, scheduler: ts }))).toBe('8ms x 11ms y 7ms z 17ms |', { x: 'ab', y: 'c', z: 'd' });
+    });
+  });
+
+  it('group commit — a fast commit (under 2 ms) or lingerMaxMs 0 never lingers', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const fast = (batch: string[]): Observable<string> => cold('-(x|)', { x: batch.join('') });
+      expectObservable(cold('(ab)c--|').pipe(groupCommit(fast, { maxSize: 0, maxWaitMs: 0, lingerMaxMs: 10, scheduler: ts }))).toBe('-x 3ms y-|', { x: 'ab', y: 'c' });
+      const slow = (batch: string[]): Observable<string> => cold('8ms (x|)', { x: batch.join('') });
+      expectObservable(cold('(ab)c 20ms |').pipe(groupCommit(slow, { maxSize: 0, maxWaitMs: 0, lingerMaxMs: 0, scheduler: ts }))).toBe('8ms x 7ms y 8ms |', { x: 'ab', y: 'c' });
+    });
+  });
 });

@@ -2,6 +2,8 @@ import {
   MongoClient, ReadConcern, ReadPreference, WriteConcern,
   type Collection, type CollectionOptions, type Db, type Document, type MongoClientOptions,
 } from 'mongodb';
+// Before any client writes: a command written to a connection the server just closed fails instead of waiting for good.
+import './closed-connection.js';
 
 /**
  * What MongoDB must have done before Tocsin answers a client, on a replica set as on one
@@ -20,7 +22,9 @@ import {
  * - A stuck primary is bounded: wtimeoutMS (replication), socketTimeoutMS (an answer; the
  *   driver's timeoutMS is not public in mongodb 6.22), waitQueueTimeoutMS (a pooled
  *   connection). A commit then fails, and the publish answers 503 (50301), instead of
- *   holding every later commit behind it. Each is the URL's when it sets one.
+ *   holding every later commit behind it. Each is the URL's when it sets one. A command
+ *   written to a connection the server has just closed fails with it (closed-connection.ts),
+ *   where the driver would wait for good.
  */
 export const timeoutDefaults = {
   /** Replication of a write to a majority: a healthy set takes milliseconds. */
