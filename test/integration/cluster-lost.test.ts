@@ -7,7 +7,7 @@ import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.
 import { Scrape } from '../support/prometheus.js';
 import { spawnServer } from '../support/server.js';
 import { proxiedDatabase } from '../support/mongo-nodes.js';
-import { shardOf } from '../../src/store/mongo/log-shards.js';
+import { shardOf } from '../../src/store/topic-logs.js';
 import { logCollection } from '../../src/store/mongo/message-log.js';
 
 /**

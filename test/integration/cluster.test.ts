@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { LineStream, publish, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import type { ChildServer } from '../support/server.js';
-import { shardOf } from '../../src/store/mongo/log-shards.js';
+import { shardOf } from '../../src/store/topic-logs.js';
 import { cluster, describeCluster, nextMessage, poll, type ClusterBackend } from './cluster-cases.js';
 
 /** Tocsin processes on one MongoDB-wire database (FerretDB). */

@@ -5,7 +5,7 @@ import { StoreUnavailableError, StoreWriteError } from '../../src/store/write-er
 import { MongoAuthStore } from '../../src/store/mongo/auth/store.js';
 import { clientOptions, timeoutDefaults } from '../../src/store/mongo/concerns.js';
 import { MessageLog } from '../../src/store/mongo/message-log.js';
-import { defaultShards } from '../../src/store/mongo/log-shards.js';
+import { defaultShards } from '../../src/store/topic-logs.js';
 import { openMongoMessageStore } from '../../src/store/mongo/message-store.js';
 import { MongoSpendLedger } from '../../src/store/mongo/spend-ledger.js';
 import { readFailure, writeFailure } from '../../src/store/mongo/write-error.js';

@@ -8,7 +8,7 @@ import { sqliteJobBackend } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { ferretDb, messageNode, testShards, type MessageNode } from '../support/mongo-nodes.js';
-import { shardOf } from '../../src/store/mongo/log-shards.js';
+import { shardOf } from '../../src/store/topic-logs.js';
 import { logCollection } from '../../src/store/mongo/message-log.js';
 import { tempDir } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
