@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../../src/store/store.js';
+import { shardOf } from '../../src/store/topic-logs.js';
 import { freshDatabase, messageStoreNode, postgresSkip } from '../support/postgres.js';
 import { message } from './contracts/cache-messages.js';
 import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
@@ -14,25 +15,31 @@ interface Node {
   errors: unknown[];
 }
 
-/** A node's store on the database at `url` (a fresh one without). */
-async function node(url?: string): Promise<Node> {
+/** A node's store on the database at `url` (a fresh one of `logs` logs without). */
+async function node(url?: string, logs = 1): Promise<Node> {
   const at = url ?? (await freshDatabase('feed'));
   const errors: unknown[] = [];
-  const store = await messageStoreNode(at, errors);
+  const store = await messageStoreNode(at, errors, logs);
   return { url: at, store, errors };
 }
 
-const postgres: Open<Store> = async (location) => {
-  const { url, store, errors } = await node(location);
-  const close = async (): Promise<void> => {
-    await store.close();
-    assert.deepEqual(errors, []);
+const postgres =
+  (logs: number): Open<Store> =>
+  async (location) => {
+    const { url, store, errors } = await node(location, logs);
+    const close = async (): Promise<void> => {
+      await store.close();
+      assert.deepEqual(errors, []);
+    };
+    return { instance: store, location: url, close };
   };
-  return { instance: store, location: url, close };
-};
 
 describe('PostgreSQL live feed', { skip: postgresSkip() }, () => {
-  describeLiveFeed('postgresql', postgres, { uncachedAfterStored: true });
+  describeLiveFeed('postgresql', postgres(1), { uncachedAfterStored: true });
+});
+
+describe('PostgreSQL live feed, topics in 4 logs', { skip: postgresSkip() }, () => {
+  describeLiveFeed('postgresql', postgres(4), { uncachedAfterStored: true, logOf: (topic) => shardOf(topic, 4) });
 });
 
 describe('PostgreSQL live feed — several nodes on one database', { skip: postgresSkip(), timeout: 60_000 }, () => {

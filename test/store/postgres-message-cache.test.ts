@@ -7,14 +7,20 @@ import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import type { Open } from './contracts/instances.js';
 import { describeMessageCache } from './contracts/message-cache.contract.js';
 
-/** A node's cache on its own pool; a location is the database's URL. */
-const postgres: Open<MessageCache> = async (location) => {
-  const url = location ?? (await freshDatabase('cache'));
-  const pool = openPool(url);
-  await openSchema(pool);
-  return { instance: new PostgresMessageCache(pool), location: url, close: () => pool.end() };
-};
+/** A node's cache on its own pool; a location is the database's URL (a new one has `logs` logs). */
+const postgres =
+  (logs: number): Open<MessageCache> =>
+  async (location) => {
+    const url = location ?? (await freshDatabase('cache'));
+    const pool = openPool(url);
+    const count = await openSchema(pool, logs);
+    return { instance: new PostgresMessageCache(pool, { logs: count }), location: url, close: () => pool.end() };
+  };
 
 describe('PostgreSQL message cache', { skip: postgresSkip() }, () => {
-  describeMessageCache('postgresql', postgres, { shared: true });
+  describeMessageCache('postgresql', postgres(1), { shared: true });
+});
+
+describe('PostgreSQL message cache, topics in 4 logs', { skip: postgresSkip() }, () => {
+  describeMessageCache('postgresql', postgres(4), { shared: true });
 });

@@ -47,7 +47,7 @@ describe('PostgreSQL read replicas (database-replica-urls)', { skip: postgresSki
     const replica = openPool(standby.url(database));
     pools.push(pool, replica);
     replicas = new Replicas([replica]);
-    cache = new PostgresMessageCache(pool, replicas);
+    cache = new PostgresMessageCache(pool, { replicas });
   });
   after(async () => {
     await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));

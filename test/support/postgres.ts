@@ -263,14 +263,15 @@ export function startPostgres(label: string): Promise<PostgresCluster> {
 
 /**
  * A node's message store (cache, jobs, live feed) on the database at `url`, on a pool of
- * its own, which `close` ends; the feed's errors go to `errors`.
+ * its own, which `close` ends; the feed's errors go to `errors`. `logs`: those of a new
+ * database (0: the default).
  */
-export async function messageStoreNode(url: string, errors: unknown[]): Promise<Store> {
+export async function messageStoreNode(url: string, errors: unknown[], logs = 0): Promise<Store> {
   const pool = openPool(url);
   try {
-    await openSchema(pool);
+    const count = await openSchema(pool, logs);
     const report = (err: unknown): number => errors.push(err);
-    const store = await openPostgresMessageStore(pool, { onError: report, checkMs: 1000, retryMs: 20 }, report);
+    const store = await openPostgresMessageStore(pool, { onError: report, checkMs: 1000, retryMs: 20 }, report, { logs: count });
     return {
       ...store,
       close: async () => {

@@ -2,9 +2,9 @@ import pg from 'pg';
 import { Subject } from 'rxjs';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { FeedBatch, LiveFeed } from '../live-feed.js';
+import type { FeedBatch, FeedPosition, LiveFeed } from '../live-feed.js';
 import { writeFailure } from './errors.js';
-import { atNextPositions, log, logChannel } from './log.js';
+import { atNextPositions, byLog, logChannel } from './log.js';
 import type { StorePool } from './pool.js';
 
 export interface PostgresFeedOptions {
@@ -14,6 +14,8 @@ export interface PostgresFeedOptions {
   checkMs: number;
   /** Pause before listening again after the listening connection was lost. */
   retryMs: number;
+  /** How many logs topics hash into (schema.ts); 1 by default. */
+  logs?: number;
 }
 
 /** Rows a read takes at most; a node behind reads on at once. */
@@ -54,10 +56,10 @@ const uncachedKeptSeconds = 60;
 export class PostgresLiveFeed implements LiveFeed {
   private readonly subject = new Subject<FeedBatch>();
   readonly batches$ = this.subject.asObservable();
-  /** The last position read, waiting and `Cache: no` rows included. */
-  private readAt: number;
-  /** The highest seq handed on (`position`). */
-  private handed: number;
+  /** By log: the last position read, waiting and `Cache: no` rows included. */
+  private readonly readAt: number[];
+  /** By log: the highest seq handed on (`position`). */
+  private readonly handed: number[];
   private reading = false;
   private readAgain = false;
   private closed = false;
@@ -68,11 +70,11 @@ export class PostgresLiveFeed implements LiveFeed {
 
   private constructor(
     private readonly pool: StorePool,
-    start: number,
+    start: readonly number[],
     private readonly options: PostgresFeedOptions,
   ) {
-    this.readAt = start;
-    this.handed = start;
+    this.readAt = [...start];
+    this.handed = [...start];
     this.checks = setInterval(() => {
       this.wake();
       this.forgetUncached();
@@ -81,7 +83,8 @@ export class PostgresLiveFeed implements LiveFeed {
 
   /** Follows the log from its newest position (what came before is the cache's to replay), listening on a connection of its own. */
   static async open(pool: StorePool, options: PostgresFeedOptions): Promise<PostgresLiveFeed> {
-    const start = (await pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
+    const { rows } = await pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log < $1 ORDER BY log', [options.logs ?? 1]);
+    const start = rows.map(({ last }) => last);
     const feed = new PostgresLiveFeed(pool, start, options);
     try {
       await feed.listen();
@@ -92,8 +95,8 @@ export class PostgresLiveFeed implements LiveFeed {
     return feed;
   }
 
-  get position(): number {
-    return this.handed;
+  get position(): FeedPosition {
+    return this.handed.length === 1 ? (this.handed[0] as number) : [...this.handed];
   }
 
   committed(events: readonly Outbound[]): Promise<void> | undefined {
@@ -101,10 +104,15 @@ export class PostgresLiveFeed implements LiveFeed {
     this.wake();
     const uncached = events.filter((e) => e.seq === undefined);
     if (uncached.length === 0) return undefined;
-    return this.pool.query(insertUncached, [log, uncached.length, Math.floor(Date.now() / 1000), uncached.map((e) => e.json)]).then(
-      () => undefined,
-      (err: unknown) => Promise.reject(writeFailure(err)),
-    );
+    return this.storeUncached(uncached).catch((err: unknown) => Promise.reject(writeFailure(err)));
+  }
+
+  /** `Cache: no` events into their topics' logs, logs ascending (one statement each: they are live only, none waits for another). */
+  private async storeUncached(events: readonly Outbound[]): Promise<void> {
+    const time = Math.floor(Date.now() / 1000);
+    for (const [log, indexes] of byLog(events.map((e) => e.head), this.handed.length)) {
+      await this.pool.query(insertUncached, [log, indexes.length, time, indexes.map((i) => (events[i] as Outbound).json)]);
+    }
   }
 
   async close(): Promise<void> {
@@ -171,24 +179,26 @@ export class PostgresLiveFeed implements LiveFeed {
   }
 
   private async readAll(): Promise<void> {
-    for (;;) {
-      const { rows } = await this.pool.query<FeedRow>(readSql, [log, this.readAt, page]);
-      if (this.closed) return;
-      this.hand(rows);
-      if (rows.length < page) return;
+    for (let log = 0; log < this.readAt.length; log++) {
+      for (;;) {
+        const { rows } = await this.pool.query<FeedRow>(readSql, [log, this.readAt[log], page]);
+        if (this.closed) return;
+        this.hand(log, rows);
+        if (rows.length < page) break;
+      }
     }
   }
 
-  private hand(rows: readonly FeedRow[]): void {
+  private hand(log: number, rows: readonly FeedRow[]): void {
     const last = rows[rows.length - 1];
     if (!last) return;
-    this.readAt = last.seq;
+    this.readAt[log] = last.seq;
     const events = rows.flatMap(({ seq, json, published, uncached }): Outbound[] => {
       if (uncached) return [Outbound.of(JSON.parse(json) as Message, json)];
       return published ? [Outbound.stored(json, seq)] : [];
     });
     if (events.length > 0) this.subject.next({ events, committedAt: performance.now() });
     // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
-    for (const event of events) if (event.seq !== undefined && event.seq > this.handed) this.handed = event.seq;
+    for (const event of events) if (event.seq !== undefined && event.seq > (this.handed[log] as number)) this.handed[log] = event.seq;
   }
 }

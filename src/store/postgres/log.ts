@@ -1,7 +1,4 @@
-import { positionIn, type FeedPosition } from '../live-feed.js';
-
-/** The log every commit goes to: one for now (topics will hash into several, as on MongoDB). */
-export const log = 0;
+import { shardOf } from '../topic-logs.js';
 
 /** The channel every commit notifies (payload: its log); PostgreSQL delivers it when the commit does. */
 export const logChannel = 'tocsin_log';
@@ -18,5 +15,21 @@ export const atNextPositions = (insert: string): string => `
   bell AS (SELECT pg_notify('${logChannel}', $1::text))
   ${insert}`;
 
-/** The position in this store's log of a feed at `position`. */
-export const positionInLog = (position: FeedPosition): number => positionIn(position, log);
+/**
+ * The indexes of `items` by the log of their topic, logs ascending: the order in which a
+ * transaction writing to several logs takes their rows' locks, so that two such
+ * transactions cannot deadlock.
+ */
+export function byLog(items: readonly { topic: string }[], logs: number): [number, number[]][] {
+  const groups = new Map<number, number[]>();
+  items.forEach(({ topic }, i) => {
+    const log = logOf(topic, logs);
+    const group = groups.get(log);
+    if (group) group.push(i);
+    else groups.set(log, [i]);
+  });
+  return [...groups].sort(([a], [b]) => a - b);
+}
+
+/** The log of `topic` among `logs`. */
+export const logOf = (topic: string, logs: number): number => (logs === 1 ? 0 : shardOf(topic, logs));

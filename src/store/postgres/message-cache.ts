@@ -3,7 +3,7 @@ import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
 import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
 import { readFailure, writeFailure } from './errors.js';
-import { atNextPositions, log } from './log.js';
+import { atNextPositions, byLog, logOf } from './log.js';
 import { inTransaction } from './pool.js';
 import type { Replicas } from './replicas.js';
 import { PostgresReplays } from './replays.js';
@@ -38,29 +38,39 @@ const insertSql = insertAtNext('');
 const importSql = insertAtNext('ON CONFLICT (id) DO NOTHING');
 
 /**
- * Every write transaction takes the log row's lock first: a release deleting a waiting
- * row before taking positions, while a replacing batch holds positions and deletes that
- * row, would deadlock.
+ * Every write transaction takes its logs' row locks first, in ascending order: a release
+ * deleting a waiting row before taking positions, while a replacing batch holds positions
+ * and deletes that row, would deadlock, as would two batches taking two logs in turn.
  */
-const lockLog = 'SELECT 1 FROM log_positions WHERE log = $1 FOR UPDATE';
+const lockLogs = 'SELECT 1 FROM log_positions WHERE log = ANY($1) ORDER BY log FOR UPDATE';
+
+export interface PostgresCacheOptions {
+  /** How many logs topics hash into (schema.ts); 1 by default. */
+  logs?: number;
+  /** Read replicas replays may read from (replays.ts). */
+  replicas?: Replicas;
+}
 
 /**
  * The message cache on PostgreSQL, shared by every node on the database. A batch is one
  * INSERT taking its positions (above); a batch that replaces scheduled messages by
  * sequence id, and a release, are transactions whose row locks decide races between
  * nodes: a release and a replacement of one message delete the same waiting row, and the
- * second to get its lock finds it gone. Ids are kept unique by the table's index. A write
- * the server did not take fails as the port's StoreWriteError (postgres/errors.ts): 503 or 507.
+ * second to get its lock finds it gone. Ids are kept unique by the table's index. A batch
+ * of topics in several logs commits to each in one transaction. A write the server did not
+ * take fails as the port's StoreWriteError (postgres/errors.ts): 503 or 507.
  */
 export class PostgresMessageCache implements MessageCache {
   private readonly replays: PostgresReplays;
+  private readonly logs: number;
 
-  /** The cache on the database of `pool`, whose schema is open (schema.ts); replays may read from `replicas` (replays.ts). */
+  /** The cache on the database of `pool`, whose schema is open (schema.ts). */
   constructor(
     private readonly pool: pg.Pool,
-    replicas?: Replicas,
+    { logs = 1, replicas }: PostgresCacheOptions = {},
   ) {
-    this.replays = new PostgresReplays(pool, replicas);
+    this.logs = logs;
+    this.replays = new PostgresReplays(pool, logs, replicas);
   }
 
   add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -68,9 +78,12 @@ export class PostgresMessageCache implements MessageCache {
   }
 
   private async adding(entries: readonly CacheEntry[]): Promise<Added> {
-    if (!entries.some(({ message: m }) => m.sequence_id !== undefined && replacing.has(m.event))) return { seqs: await insert(this.pool, entries.map(rowOf)), replaced: [] };
+    const all = entries.map(rowOf);
+    if (!entries.some(({ message: m }) => m.sequence_id !== undefined && replacing.has(m.event))) {
+      return { seqs: await this.inLogs(all, (db) => this.insertByLog(db, all)), replaced: [] };
+    }
     return inTransaction(this.pool, async (client) => {
-      await client.query(lockLog, [log]);
+      await client.query(lockLogs, [byLog(all, this.logs).map(([log]) => log)]);
       const replaced: string[] = [];
       const seqs: number[] = [];
       let rows: Row[] = [];
@@ -78,21 +91,37 @@ export class PostgresMessageCache implements MessageCache {
         const m = entry.message;
         if (m.sequence_id !== undefined && replacing.has(m.event)) {
           // The rows before it go in first: one of them may be the message it replaces.
-          seqs.push(...(await insert(client, rows)));
+          seqs.push(...(await this.insertByLog(client, rows)));
           rows = [];
           const gone = await client.query<{ id: string }>('DELETE FROM messages WHERE topic = $1 AND sequence_id = $2 AND NOT published RETURNING id', [m.topic, m.sequence_id]);
           replaced.push(...gone.rows.map(({ id }) => id));
         }
         rows.push(rowOf(entry));
       }
-      seqs.push(...(await insert(client, rows)));
+      seqs.push(...(await this.insertByLog(client, rows)));
       return { seqs, replaced };
     });
   }
 
+  /** Runs `write` of `rows` on the pool when they are of one log (the usual batch: one statement), else in one transaction. */
+  private inLogs<R>(rows: readonly Row[], write: (db: pg.Pool | pg.PoolClient) => Promise<R>): Promise<R> {
+    return byLog(rows, this.logs).length === 1 ? write(this.pool) : inTransaction(this.pool, write);
+  }
+
+  /** Inserts `rows` into their topics' logs, logs ascending (in a transaction when several); answers each row's position. */
+  private async insertByLog(db: pg.Pool | pg.PoolClient, rows: readonly Row[]): Promise<number[]> {
+    const seqs: number[] = new Array<number>(rows.length);
+    for (const [log, indexes] of byLog(rows, this.logs)) {
+      const taken = await insert(db, log, indexes.map((i) => rows[i] as Row));
+      indexes.forEach((i, k) => (seqs[i] = taken[k] as number));
+    }
+    return seqs;
+  }
+
   release(ids: readonly string[]): Promise<Outbound[]> {
     return inTransaction(this.pool, async (client) => {
-      await client.query(lockLog, [log]);
+      const waiting = await client.query<{ topic: string }>('SELECT DISTINCT topic FROM messages WHERE id = ANY($1) AND NOT published', [ids]);
+      await client.query(lockLogs, [byLog(waiting.rows, this.logs).map(([log]) => log)]);
       const released: Outbound[] = [];
       for (const id of ids) {
         // Re-inserting takes a fresh seq: the message is delivered now, after messages
@@ -100,7 +129,7 @@ export class PostgresMessageCache implements MessageCache {
         const taken = await client.query<Omit<Row, 'id' | 'published' | 'sid'>>('DELETE FROM messages WHERE id = $1 AND NOT published RETURNING topic, time, expires, json', [id]);
         const row = taken.rows[0];
         if (!row) continue;
-        const [seq] = await insert(client, [{ ...row, id, published: true, sid: null }]);
+        const [seq] = await insert(client, logOf(row.topic, this.logs), [{ ...row, id, published: true, sid: null }]);
         released.push(Outbound.stored(row.json, seq as number));
       }
       return released;
@@ -151,8 +180,14 @@ export class PostgresMessageCache implements MessageCache {
   }
 
   async import(entries: readonly CacheEntry[]): Promise<number> {
-    // An id held (or twice in the batch) is skipped: its position stays a gap.
-    return (await insert(this.pool, entries.map(rowOf), importSql).catch((err: unknown) => Promise.reject(writeFailure(err)))).length;
+    const rows = entries.map(rowOf);
+    const importing = this.inLogs(rows, async (db) => {
+      let count = 0;
+      // An id held (or twice in the batch) is skipped: its position stays a gap.
+      for (const [log, indexes] of byLog(rows, this.logs)) count += (await insert(db, log, indexes.map((i) => rows[i] as Row), importSql)).length;
+      return count;
+    });
+    return importing.catch((err: unknown) => Promise.reject(writeFailure(err)));
   }
 
   async setImportedStats(messages: number): Promise<void> {
@@ -164,8 +199,8 @@ export class PostgresMessageCache implements MessageCache {
   }
 }
 
-/** Inserts `rows` at the next positions of the log, in order; answers the positions taken, ascending. */
-async function insert(db: pg.Pool | pg.PoolClient, rows: readonly Row[], sql = insertSql): Promise<number[]> {
+/** Inserts `rows` at the next positions of `log`, in order; answers the positions taken, ascending. */
+async function insert(db: pg.Pool | pg.PoolClient, log: number, rows: readonly Row[], sql = insertSql): Promise<number[]> {
   if (rows.length === 0) return [];
   const column = <K extends keyof Row>(key: K): Row[K][] => rows.map((row) => row[key]);
   const taken = await db.query<{ seq: number }>(sql, [log, rows.length, column('id'), column('topic'), column('time'), column('expires'), column('published'), column('json'), column('sid')]);

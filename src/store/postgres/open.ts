@@ -24,8 +24,6 @@ import { PostgresWebPushStore } from './webpush-store.js';
  * database-replica-urls (replays.ts).
  */
 export async function openPostgres(config: Config, log: StoreLog, observer?: PoolObserver): Promise<Stores> {
-  // Not ignored: an operator who asks for several logs must learn there is one.
-  if (config.databaseShards > 1) throw new ConfigError(`database-shards: ${config.databaseShards}, but a PostgreSQL database keeps its messages in one log (leave it at 0 or 1)`);
   const pool = openPool(config.databaseUrl, (err) => log.warn({ err }, 'database: an idle connection broke; the next query opens another'), observer);
   const replicas = new Replicas(config.databaseReplicaUrls.map((url) => openPool(url, (err) => log.warn({ err }, 'database: an idle connection to a read replica broke'))));
   const closers: (() => Promise<void>)[] = [() => replicas.close()];
@@ -34,12 +32,12 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
     await pool.end();
   };
   try {
-    await openSchema(pool);
+    const logs = await openSchema(pool, config.databaseShards);
     const messages = await openPostgresMessageStore(pool, {
       onError: (err) => log.error({ err }, 'live feed: a read of the log or its listening connection failed; reading again'),
       checkMs: 1000,
       retryMs: 100,
-    }, (err) => log.warn({ err }, 'jobs: their listening connection failed; it listens again'), replicas);
+    }, (err) => log.warn({ err }, 'jobs: their listening connection failed; it listens again'), { logs, replicas });
     closers.push(() => messages.close());
     const auth = new PostgresAuthStore(pool);
     closers.push(() => auth.close());

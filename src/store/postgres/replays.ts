@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Replay, ReplayQuery } from '../message-cache.js';
-import { log, positionInLog } from './log.js';
+import { positionIn } from '../live-feed.js';
+import { logOf } from './log.js';
 import { inTransaction } from './pool.js';
 import { Replicas } from './replicas.js';
 
@@ -36,43 +37,49 @@ const readOnly = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 export class PostgresReplays {
   constructor(
     private readonly pool: pg.Pool,
+    private readonly logs = 1,
     private readonly replicas = new Replicas([]),
   ) {}
 
   async read(q: ReplayQuery): Promise<Replay> {
     // Most subscriptions replay nothing: no transaction for them.
     if (q.since.kind === 'none') return none;
+    const log = logOf(q.topic, this.logs);
     const replica = this.replicas.pick();
     if (replica) {
-      const needed = q.livePosition === undefined ? await this.newest() : positionInLog(q.livePosition);
-      const fromReplica = await inTransaction(replica, (client) => this.replay(client, q, needed), readOnly).catch(() => {
+      const needed = q.livePosition === undefined ? await this.newest(log) : positionIn(q.livePosition, log);
+      const fromReplica = await inTransaction(replica, (client) => this.replay(client, q, log, needed), readOnly).catch(() => {
         this.replicas.failed(replica);
         return undefined;
       });
       if (fromReplica) return fromReplica;
     }
-    return (await inTransaction(this.pool, (client) => this.replay(client, q), readOnly)) as Replay;
+    return (await inTransaction(this.pool, (client) => this.replay(client, q, log), readOnly)) as Replay;
   }
 
-  private async newest(): Promise<number> {
+  private async newest(log: number): Promise<number> {
     return (await this.pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
   }
 
   /** The replay; undefined on a replica (`needed` given) that has not replayed up to `needed`, or does not know the since= id. */
-  private async replay(client: pg.PoolClient, q: ReplayQuery, needed?: number): Promise<Replay | undefined> {
+  private async replay(client: pg.PoolClient, q: ReplayQuery, log: number, needed?: number): Promise<Replay | undefined> {
     if (needed !== undefined) {
       const held = (await client.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
       if (held < needed) return undefined;
     }
     const { since, scheduled } = q;
     // An unknown id means the whole cache, as in ntfy; on a replica, maybe only one it has not replayed yet.
-    const seq = since.kind === 'id' ? (await client.query<{ seq: number }>('SELECT seq FROM messages WHERE id = $1', [since.id])).rows[0]?.seq : undefined;
-    if (since.kind === 'id' && seq === undefined && needed !== undefined) return undefined;
+    const marker = since.kind === 'id' ? (await client.query<{ log: number; seq: number; time: number }>('SELECT log, seq, time FROM messages WHERE id = $1', [since.id])).rows[0] : undefined;
+    if (since.kind === 'id' && marker === undefined && needed !== undefined) return undefined;
+    // An id of another log's topic (a subscription to several topics, since= one of them):
+    // positions of two logs are not comparable, so what came from its time on, as on MongoDB.
+    const seq = marker?.log === log ? marker.seq : undefined;
+    const from = since.kind === 'time' ? since.time : marker && marker.log !== log ? marker.time : undefined;
     const withScheduled = scheduled && since.kind !== 'latest';
     const params: unknown[] = [q.topic, Math.floor(Date.now() / 1000)];
     let where = withScheduled ? 'true' : 'published';
-    if (since.kind === 'time') {
-      params.push(since.time);
+    if (from !== undefined) {
+      params.push(from);
       where = `${where} AND time >= $3`;
     } else if (seq !== undefined) {
       params.push(seq);
@@ -85,7 +92,7 @@ export class PostgresReplays {
       );
     const replay = await newestWithin(page, q.maxBytes, since.kind === 'latest');
     replay.json.reverse();
-    const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, positionInLog(q.livePosition), replay.json);
+    const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, log, positionIn(q.livePosition, log), replay.json);
     return { ...replay, maybeLive };
   }
 
@@ -93,7 +100,7 @@ export class PostgresReplays {
    * Ids of the replayed messages committed after `position`: the newest commits, usually
    * none; a candidate counts only if the replay holds it, which its stored JSON tells.
    */
-  private async maybeLive(client: pg.PoolClient, topic: string, position: number, replayed: readonly string[]): Promise<string[]> {
+  private async maybeLive(client: pg.PoolClient, topic: string, log: number, position: number, replayed: readonly string[]): Promise<string[]> {
     const after = await client.query<{ id: string; json: string }>('SELECT id, json FROM messages WHERE log = $1 AND seq > $2 AND topic = $3', [log, position, topic]);
     if (after.rows.length === 0) return [];
     const held = new Set(replayed);

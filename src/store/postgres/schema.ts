@@ -1,5 +1,6 @@
 import { PostgresJobRepository } from '@agendajs/postgres-backend';
 import type pg from 'pg';
+import { defaultShards } from '../topic-logs.js';
 import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
@@ -7,9 +8,10 @@ import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
 
 /**
- * The PostgreSQL schema. `messages` is the cache and the ordered log at once: `seq` is the
- * commit order within log `log` (one log for now; topics will hash into several, as on
- * MongoDB), handed out under the row lock of the log's `log_positions` row, so positions
+ * The PostgreSQL schema. `messages` is the cache and the ordered logs at once: topics hash
+ * into `database-shards` logs (topic-logs.ts, as on MongoDB), one `log_positions` row each,
+ * their number fixed when the database is made; `seq` is the commit order within log
+ * `log`, handed out under the row lock of the log's `log_positions` row, so positions
  * are taken in commit order and a reader by `seq` never sees a later commit before an
  * earlier one. `json` holds the message exactly as delivered. Ids are unique across the
  * cache (ntfy's `mid`); the waiting index finds the scheduled messages a sequence id replaces.
@@ -21,7 +23,6 @@ const schemaVersion = 1;
 const createSchema = `
   CREATE TABLE schema_version (id int PRIMARY KEY, version int NOT NULL);
   CREATE TABLE log_positions (log int PRIMARY KEY, last bigint NOT NULL);
-  INSERT INTO log_positions (log, last) VALUES (0, 0);
   CREATE TABLE messages (
     log int NOT NULL,
     seq bigint NOT NULL,
@@ -49,9 +50,13 @@ const createSchema = `
  * Agenda's jobs table is made under the same lock by its backend's own statements
  * (@agendajs/postgres-backend, whose `ensureSchema` the store then turns off): two nodes
  * running its CREATE … IF NOT EXISTS at once collide in PostgreSQL's catalog.
+ *
+ * Answers how many message logs the database has: `shards` of them for a new database (0:
+ * defaultShards), which an existing one must have if `shards` is not 0, since its topics
+ * are placed by that count.
  */
-export async function openSchema(pool: pg.Pool): Promise<void> {
-  await inTransaction(pool, async (client) => {
+export async function openSchema(pool: pg.Pool, shards = 0): Promise<number> {
+  return inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('tocsin schema'))");
     const exists = (await client.query<{ exists: boolean }>("SELECT to_regclass('schema_version') IS NOT NULL AS exists")).rows[0]?.exists;
     const version = exists ? (await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1')).rows[0]?.version : undefined;
@@ -62,8 +67,12 @@ export async function openSchema(pool: pg.Pool): Promise<void> {
       await client.query(spendLedgerSchema);
       await client.query(attachmentsSchema);
       await client.query(authSchema);
+      await client.query('INSERT INTO log_positions (log, last) SELECT log, 0 FROM generate_series(0, $1 - 1) AS log', [shards || defaultShards]);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
     }
     await new PostgresJobRepository({ pool, ensureSchema: true }).connect();
+    const logs = (await client.query<{ n: number }>('SELECT count(*) AS n FROM log_positions')).rows[0]?.n ?? 0;
+    if (shards !== 0 && shards !== logs) throw new Error(`database-shards is ${shards}, but the database's messages are in ${logs} logs: topics are placed by that count, so it cannot change; set database-shards to ${logs}, or to 0 to take the database's`);
+    return logs;
   });
 }
