@@ -75,12 +75,12 @@ class Follower {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `request`'s answer; a request unanswered for 20 s fails the test, naming it (a node must answer within its database bounds). */
-async function answered<T>(request: Promise<T>, what: string): Promise<T> {
+/** What `step` resolves to; a step still pending after `ms` fails the test, naming it (a node must answer within its database bounds). */
+async function within<T>(step: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: unanswered for 20 s`)), 20_000)));
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms)));
   try {
-    return await Promise.race([request, late]);
+    return await Promise.race([step, late]);
   } finally {
     clearTimeout(timer);
   }
@@ -96,15 +96,16 @@ async function stored(node: ChildServer, topic: string): Promise<string[]> {
   }
 }
 
-describe('PostgreSQL failover — a synchronous standby promoted under load', { skip: postgresSkip(), timeout: 120_000 }, () => {
+describe('PostgreSQL failover — a synchronous standby promoted under load', { skip: postgresSkip(), timeout: 240_000 }, () => {
   it('every acknowledged publish is on the new primary once and reaches every subscriber once, in one order', async (t) => {
     // given: a primary whose commits wait for the standby, the standby, a database on them
     const install = locatePostgres() as PostgresInstall;
-    const primary = await launchPostgres(install, 'primary', { settings: { synchronous_commit: 'on', synchronous_standby_names: 'standby' } });
+    const primary = await within(launchPostgres(install, 'primary', { settings: { synchronous_commit: 'on', synchronous_standby_names: 'standby' } }), 20_000, 'the primary starting');
     after(() => primary.stop());
-    const standby = await launchPostgres(install, 'standby', { standbyOf: { sockets: primary.sockets, name: 'standby' } });
+    const standby = await within(launchPostgres(install, 'standby', { standbyOf: { sockets: primary.sockets, name: 'standby' } }), 20_000, 'the standby starting');
     after(() => standby.stop());
-    const database = await createDatabase(primary, 'failover');
+    // (its commit waits for the standby to stream)
+    const database = await within(createDatabase(primary, 'failover'), 20_000, 'CREATE DATABASE on the primary');
     const url = `postgres://postgres@/${database}?host=${encodeURIComponent(`${primary.sockets},${standby.sockets}`)}&port=5432&target_session_attrs=read-write`;
     // and: two nodes on that URL (the second also reading replays from the standby), a following subscriber on each
     const replica = standby.url(database);
@@ -112,7 +113,9 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
     let opened = 0;
     const followers = nodes.map((node) => new Follower(`${node.url}/fo`, () => opened++));
     after(() => Promise.all(followers.map((f) => f.stop())));
-    while (opened < 2) await sleep(20);
+    await within((async () => {
+      while (opened < 2) await sleep(20);
+    })(), 20_000, 'both subscribers open');
 
     // when: four publishers on each node publish until 2 s after the standby's promotion,
     // the primary killed 1.5 s in and the standby promoted 1 s after that
@@ -128,7 +131,7 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
       Array.from({ length: 4 }, async (_, p) => {
         for (let k = 0; publishing; k++) {
           attempted++;
-          const { status, json } = await answered(publish(`${node.url}/fo`, `n${n}-p${p}-${k}`), `publish n${n}-p${p}-${k}`);
+          const { status, json } = await within(publish(`${node.url}/fo`, `n${n}-p${p}-${k}`), 20_000, `publish n${n}-p${p}-${k}`);
           if (status === 200) {
             acknowledged.push(json.id as string);
             if (promotedAt && !firstAfterPromotion) firstAfterPromotion = Date.now();
@@ -145,7 +148,7 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
     primary.kill();
     killedAt = Date.now();
     await sleep(1000);
-    await standby.promote();
+    await within(standby.promote(), 20_000, 'pg_ctl promote');
     promotedAt = Date.now();
     while (!firstAfterPromotion && Date.now() - promotedAt < 20_000) await sleep(20);
     await sleep(2000);
@@ -155,10 +158,10 @@ describe('PostgreSQL failover — a synchronous standby promoted under load', { 
     // then: a publish failed only as the database being out of reach (503/50301)
     assert.deepEqual(unexpected, []);
     // and: every acknowledged publish is stored once, in one order on both nodes
-    const found = await stored(nodes[0] as ChildServer, 'fo');
+    const found = await within(stored(nodes[0] as ChildServer, 'fo'), 20_000, 'the poll of node 1');
     assert.equal(new Set(found).size, found.length, 'no message stored twice');
     assert.deepEqual(acknowledged.filter((id) => !found.includes(id)), [], 'every acknowledged message on the new primary');
-    assert.deepEqual(await stored(nodes[1] as ChildServer, 'fo'), found);
+    assert.deepEqual(await within(stored(nodes[1] as ChildServer, 'fo'), 20_000, 'the poll of node 2'), found);
     assert.ok(beforeKill > 0 && firstAfterPromotion > 0, `published ${beforeKill} before the kill, recovered: ${firstAfterPromotion > 0}`);
     assert.ok(acknowledged.length > beforeKill, 'publishes acknowledged after the promotion');
     // and: every subscriber got every stored message once, in one order (the poll's, once in time order)

@@ -68,7 +68,7 @@ export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: s
   mkdirSync(sockets);
   if (owner) for (const dir of [root, sockets]) chownSync(dir, owner.uid, owner.gid);
   if (standbyOf) {
-    await run(join(pgBin, 'pg_basebackup'), ['-D', data, '-h', standbyOf.sockets, '-p', '5432', '-U', 'postgres', '-X', 'stream', '--no-sync'], owner);
+    await run(join(pgBin, 'pg_basebackup'), ['-D', data, '-h', standbyOf.sockets, '-p', '5432', '-U', 'postgres', '-X', 'stream', '--no-sync', '--checkpoint=fast'], owner);
     writeFileSync(join(data, 'standby.signal'), '');
     appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = 'host=${standbyOf.sockets} port=5432 user=postgres application_name=${standbyOf.name}'\n`);
   } else {
