@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { ReplayQuery, Since } from '../../src/store/message-cache.js';
 import { PostgresMessageCache } from '../../src/store/postgres/message-cache.js';
 import { openPool } from '../../src/store/postgres/pool.js';
+import { HostRouter, parseHostList, ReadOnlyServer } from '../../src/store/postgres/hosts.js';
 import { Replicas } from '../../src/store/postgres/replicas.js';
 import { openSchema } from '../../src/store/postgres/schema.js';
 import { createDatabase, launchPostgres, locatePostgres, postgresSkip, type PostgresCluster, type PostgresInstall } from '../support/postgres.js';
@@ -79,6 +80,24 @@ describe('PostgreSQL read replicas (database-replica-urls)', { skip: postgresSki
     await caughtUp();
     // then: it serves the poll too
     assert.deepEqual(await ids({ kind: 'all' }), [m1.id, m2.id, m3.id, m4.id]);
+  });
+
+  it('the host router passes over the standby when writes are asked for (target_session_attrs=read-write), not the primary', async () => {
+    const router = new HostRouter(parseHostList(`postgres://postgres@/${database}?host=${standby.sockets},${primary.sockets}&target_session_attrs=read-write`));
+    const connect = async (host: string): Promise<pg.Client> => {
+      const client = new pg.Client({ ...router.config({}), host });
+      await client.connect();
+      return client;
+    };
+    const [onStandby, onPrimary] = [await connect(standby.sockets), await connect(primary.sockets)];
+    try {
+      await assert.rejects(router.check(onStandby), (err: Error) => err instanceof ReadOnlyServer && err.message === `${standby.sockets}:5432 does not take writes (a standby, or read-only): trying the next host`);
+      assert.equal(router.config({}).host, primary.sockets, 'moved on to the primary');
+      await router.check(onPrimary);
+      assert.equal(router.failures, 1);
+    } finally {
+      await Promise.all([onStandby.end(), onPrimary.end()]);
+    }
   });
 
   it('a replica that fails leaves replays to the primary, at once and while it rests', async () => {

@@ -31,7 +31,8 @@ export interface PostgresCluster {
 /**
  * How a cluster is made: `settings` override the defaults below (`postgres -c`); with
  * `standbyOf`, the cluster is a streaming replica of that one (pg_basebackup), connecting
- * as `name`, which the primary's `synchronous_standby_names` may give.
+ * as `name`, which the primary's `synchronous_standby_names` may give, through a
+ * replication slot of that name (the primary keeps the WAL it has not streamed yet).
  */
 export interface LaunchOptions {
   settings?: Record<string, string>;
@@ -68,9 +69,9 @@ export async function launchPostgres({ pgBin, owner }: PostgresInstall, label: s
   mkdirSync(sockets);
   if (owner) for (const dir of [root, sockets]) chownSync(dir, owner.uid, owner.gid);
   if (standbyOf) {
-    await run(join(pgBin, 'pg_basebackup'), ['-D', data, '-h', standbyOf.sockets, '-p', '5432', '-U', 'postgres', '-X', 'stream', '--no-sync', '--checkpoint=fast'], owner);
+    await run(join(pgBin, 'pg_basebackup'), ['-D', data, '-h', standbyOf.sockets, '-p', '5432', '-U', 'postgres', '-X', 'stream', '--no-sync', '--checkpoint=fast', '--create-slot', '--slot', standbyOf.name], owner);
     writeFileSync(join(data, 'standby.signal'), '');
-    appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = 'host=${standbyOf.sockets} port=5432 user=postgres application_name=${standbyOf.name}'\n`);
+    appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = 'host=${standbyOf.sockets} port=5432 user=postgres application_name=${standbyOf.name}'\nprimary_slot_name = '${standbyOf.name}'\n`);
   } else {
     await run(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], owner);
   }

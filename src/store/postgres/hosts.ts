@@ -96,15 +96,21 @@ export class HostRouter {
    */
   async check(client: pg.ClientBase & { host: string; port: number }): Promise<void> {
     if (!this.list.writable) return;
-    const { rows } = await client.query<{ read_only: string }>('SHOW transaction_read_only');
-    if (rows[0]?.read_only !== 'on') return;
+    const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
+    if (rows[0]?.transaction_read_only !== 'on') return;
     this.failed(client);
     throw new ReadOnlyServer(client.host, client.port);
   }
 }
 
-/** A server of the host list that is a standby, or read-only. */
+/**
+ * A server of the host list that is a standby, or read-only: a connection refused as libpq
+ * refuses one that does not meet target_session_attrs, hence SQLSTATE 08004 (connection
+ * rejected), which the store reports as a database out of reach (503), as ECONNREFUSED.
+ */
 export class ReadOnlyServer extends Error {
+  readonly code = '08004';
+
   constructor(host: string, port: number) {
     super(`${host}:${port} does not take writes (a standby, or read-only): trying the next host`);
     this.name = 'ReadOnlyServer';

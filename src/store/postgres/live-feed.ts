@@ -140,7 +140,13 @@ export class PostgresLiveFeed implements LiveFeed {
       this.listenAgain(client);
     });
     client.on('end', () => this.listenAgain(client));
-    await client.query(`LISTEN ${logChannel}`);
+    try {
+      await client.query(`LISTEN ${logChannel}`);
+    } catch (err) {
+      // Not the listener yet: ended here, or each retry would leave a connection open.
+      await client.end().catch(() => undefined);
+      throw err;
+    }
     if (this.closed) return void (await client.end());
     this.listener = client;
     // What committed before the LISTEN took effect has no notification to come.
