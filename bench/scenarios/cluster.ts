@@ -46,8 +46,6 @@ interface ClusterDatabase {
   target: ProxyTarget;
   /** The database-url of a new database, reached through the proxy at `proxyPort` when given. */
   freshUrl(label: string, proxyPort: number | undefined): Promise<string>;
-  /** Logs topics can hash into (`--cluster-shards`); PostgreSQL keeps one. */
-  shards(asked: number[]): number[];
   stop(): Promise<void>;
 }
 
@@ -60,7 +58,6 @@ async function openFerretDb(): Promise<ClusterDatabase | string> {
     store: 'ferretdb',
     target: { host: '127.0.0.1', port },
     freshUrl: async (label, proxyPort) => `mongodb://127.0.0.1:${proxyPort ?? port}/${ferret.databaseName(label)}?directConnection=true`,
-    shards: (asked) => asked,
     stop: () => ferret.stop(),
   };
 }
@@ -76,7 +73,6 @@ async function openPostgres(): Promise<ClusterDatabase | string> {
       const name = await createDatabase(cluster, label);
       return proxyPort === undefined ? cluster.url(name) : `postgres://postgres@127.0.0.1:${proxyPort}/${name}`;
     },
-    shards: () => [1],
     stop: () => cluster.stop(),
   };
 }
@@ -93,7 +89,7 @@ async function onDatabase(database: ClusterDatabase, sizes: Sizes, load: Load): 
         for (const n of sizes.clusterNodes) {
           if (share === 'each' && n === 1) continue; // the same as the shared load on one node
           for (const topics of sizes.clusterTopics) {
-            for (const shards of database.shards(sizes.clusterShards)) {
+            for (const shards of sizes.clusterShards) {
               const setup: Setup = { store: database.store, delayMs, load: share, topics, shards };
               const url = await database.freshUrl(`n${n}d${delayMs}${share}t${topics}s${shards}`, proxy?.port);
               figures.push(...(await onFreshNodes(url, n, setup, sizes, load)));
