@@ -80,7 +80,8 @@ export class PostgresMessageCache implements MessageCache {
   private async adding(entries: readonly CacheEntry[]): Promise<Added> {
     const all = entries.map(rowOf);
     if (!entries.some(({ message: m }) => m.sequence_id !== undefined && replacing.has(m.event))) {
-      return { seqs: await this.inLogs(all, (db) => this.insertByLog(db, all)), replaced: [] };
+      const groups = byLog(all, this.logs);
+      return { seqs: await this.inLogs(groups, (db) => this.insertByLog(db, all, groups)), replaced: [] };
     }
     return inTransaction(this.pool, async (client) => {
       await client.query(lockLogs, [byLog(all, this.logs).map(([log]) => log)]);
@@ -103,15 +104,15 @@ export class PostgresMessageCache implements MessageCache {
     });
   }
 
-  /** Runs `write` of `rows` on the pool when they are of one log (the usual batch: one statement), else in one transaction. */
-  private inLogs<R>(rows: readonly Row[], write: (db: pg.Pool | pg.PoolClient) => Promise<R>): Promise<R> {
-    return byLog(rows, this.logs).length === 1 ? write(this.pool) : inTransaction(this.pool, write);
+  /** Runs `write` of rows grouped by log (`byLog`) on the pool when they are of one log (the usual batch: one statement), else in one transaction. */
+  private inLogs<R>(groups: readonly [number, number[]][], write: (db: pg.Pool | pg.PoolClient) => Promise<R>): Promise<R> {
+    return groups.length === 1 ? write(this.pool) : inTransaction(this.pool, write);
   }
 
   /** Inserts `rows` into their topics' logs, logs ascending (in a transaction when several); answers each row's position. */
-  private async insertByLog(db: pg.Pool | pg.PoolClient, rows: readonly Row[]): Promise<number[]> {
+  private async insertByLog(db: pg.Pool | pg.PoolClient, rows: readonly Row[], groups = byLog(rows, this.logs)): Promise<number[]> {
     const seqs: number[] = new Array<number>(rows.length);
-    for (const [log, indexes] of byLog(rows, this.logs)) {
+    for (const [log, indexes] of groups) {
       const taken = await insert(db, log, indexes.map((i) => rows[i] as Row));
       indexes.forEach((i, k) => (seqs[i] = taken[k] as number));
     }
@@ -181,10 +182,11 @@ export class PostgresMessageCache implements MessageCache {
 
   async import(entries: readonly CacheEntry[]): Promise<number> {
     const rows = entries.map(rowOf);
-    const importing = this.inLogs(rows, async (db) => {
+    const groups = byLog(rows, this.logs);
+    const importing = this.inLogs(groups, async (db) => {
       let count = 0;
       // An id held (or twice in the batch) is skipped: its position stays a gap.
-      for (const [log, indexes] of byLog(rows, this.logs)) count += (await insert(db, log, indexes.map((i) => rows[i] as Row), importSql)).length;
+      for (const [log, indexes] of groups) count += (await insert(db, log, indexes.map((i) => rows[i] as Row), importSql)).length;
       return count;
     });
     return importing.catch((err: unknown) => Promise.reject(writeFailure(err)));

@@ -47,7 +47,7 @@ export class PostgresReplays {
     const log = logOf(q.topic, this.logs);
     const replica = this.replicas.pick();
     if (replica) {
-      const needed = q.livePosition === undefined ? await this.newest(log) : positionIn(q.livePosition, log);
+      const needed = q.livePosition === undefined ? await newestOf(this.pool, log) : positionIn(q.livePosition, log);
       const fromReplica = await inTransaction(replica, (client) => this.replay(client, q, log, needed), readOnly).catch(() => {
         this.replicas.failed(replica);
         return undefined;
@@ -57,15 +57,10 @@ export class PostgresReplays {
     return (await inTransaction(this.pool, (client) => this.replay(client, q, log), readOnly)) as Replay;
   }
 
-  private async newest(log: number): Promise<number> {
-    return (await this.pool.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
-  }
-
   /** The replay; undefined on a replica (`needed` given) that has not replayed up to `needed`, or does not know the since= id. */
   private async replay(client: pg.PoolClient, q: ReplayQuery, log: number, needed?: number): Promise<Replay | undefined> {
     if (needed !== undefined) {
-      const held = (await client.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
-      if (held < needed) return undefined;
+      if ((await newestOf(client, log)) < needed) return undefined;
     }
     const { since, scheduled } = q;
     // An unknown id means the whole cache, as in ntfy; on a replica, maybe only one it has not replayed yet.
@@ -127,4 +122,9 @@ async function newestWithin(page: (limit: number, below: Pick<Page, 'time' | 'se
     below = last;
     limit = Math.min(rowsWithin(maxBytes - bytes), firstPage);
   }
+}
+
+/** The newest position `db` holds of `log`. */
+async function newestOf(db: pg.Pool | pg.PoolClient, log: number): Promise<number> {
+  return (await db.query<{ last: number }>('SELECT last FROM log_positions WHERE log = $1', [log])).rows[0]?.last ?? 0;
 }
