@@ -82,6 +82,11 @@ export interface Added {
  */
 export interface MessageCache {
   add(entries: readonly CacheEntry[]): Promise<Added>;
+  /**
+   * The ordered log `topic`'s messages commit to, in a store of several (`database-shards`):
+   * commits to different logs may be in flight at once (see Publisher). Absent: one log.
+   */
+  logOf?(topic: string): number;
   release(ids: readonly string[]): Promise<Outbound[]>;
   replay(query: ReplayQuery): Promise<Replay>;
   /** Deletes expired messages; returns how many. */

@@ -1,4 +1,4 @@
-import { Subject, type Subscription } from 'rxjs';
+import { groupBy, mergeMap, Subject, type Subscription } from 'rxjs';
 import { messageJson, type Message } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import type { LiveFeed } from '../store/live-feed.js';
@@ -71,6 +71,10 @@ export interface PublisherOptions {
  * batch is written; Tocsin never acknowledges a message it could still lose. Scheduled
  * messages due now are released through the same pipeline, so commit order stays the
  * order subscribers see.
+ *
+ * A store of several ordered logs (`database-shards`) gets one such pipeline per log: a
+ * commit waits only for commits to its own log, not for a round trip to another, whose
+ * order it does not share (a topic is in one log).
  */
 export class Publisher {
   private readonly queue = new Subject<Pending>();
@@ -86,16 +90,23 @@ export class Publisher {
   ) {
     let markDrained = (): void => undefined;
     this.drained = new Promise((resolve) => (markDrained = resolve));
+    const logOf = cache.logOf?.bind(cache);
     this.pipeline = this.queue
       .pipe(
-        groupCommit(
-          // A failed commit fails its own publishes only; the pipeline goes on.
-          (batch: Pending[]) =>
-            this.commit(batch).catch((err: unknown) => {
-              options.onCommitError(err, batch.length);
-              for (const p of batch) p.reject(err);
-            }),
-          { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs, lingerMaxMs },
+        // A release's topic is unknown until the store reads it: releases share log 0's lane.
+        groupBy((p) => (logOf && p.kind === 'publish' ? logOf(p.message.topic) : 0)),
+        mergeMap((lane) =>
+          lane.pipe(
+            groupCommit(
+              // A failed commit fails its own publishes only; the pipeline goes on.
+              (batch: Pending[]) =>
+                this.commit(batch).catch((err: unknown) => {
+                  options.onCommitError(err, batch.length);
+                  for (const p of batch) p.reject(err);
+                }),
+              { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs, lingerMaxMs },
+            ),
+          ),
         ),
       )
       .subscribe({ complete: () => markDrained() });

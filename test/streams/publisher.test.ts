@@ -27,9 +27,9 @@ class HeldSqliteCache extends SqliteMessageCache {
     return added;
   }
 
-  /** Resolves once a commit is waiting. */
-  async commitWaiting(): Promise<void> {
-    if (this.held.length === 0) await new Promise<void>((resolve) => this.arrivals.push(resolve));
+  /** Resolves once `count` commits are waiting. */
+  async commitWaiting(count = 1): Promise<void> {
+    while (this.held.length < count) await new Promise<void>((resolve) => this.arrivals.push(resolve));
   }
 
   /** Lets the oldest waiting commit go on (or fails it with `err`). */
@@ -41,6 +41,13 @@ class HeldSqliteCache extends SqliteMessageCache {
   }
 }
 
+/** The same in a store of two logs: topic `other` is in log 1, the rest in log 0. */
+class TwoLogHeldCache extends HeldSqliteCache {
+  logOf(topic: string): number {
+    return topic === 'other' ? 1 : 0;
+  }
+}
+
 describe('publisher', () => {
   const closers: (() => Promise<void> | void)[] = [];
   after(async () => {
@@ -48,9 +55,9 @@ describe('publisher', () => {
   });
 
   /** A publisher on a held in-memory cache, with the batch sizes it committed and the counts of failed ones. */
-  function pipeline(batchSize = 0): { cache: HeldSqliteCache; publisher: Publisher; committed: number[]; failed: number[]; delivered: string[] } {
+  function pipeline(batchSize = 0, Cache = HeldSqliteCache): { cache: HeldSqliteCache; publisher: Publisher; committed: number[]; failed: number[]; delivered: string[] } {
     const db = openDatabase('', '');
-    const cache = new HeldSqliteCache(db);
+    const cache = new Cache(db);
     const feed = new InProcessFeed();
     const delivered: string[] = [];
     feed.batches$.subscribe((batch) => delivered.push(...batch.events.map((e) => e.head.id)));
@@ -100,6 +107,26 @@ describe('publisher', () => {
     assert.deepEqual(delivered, [first.id, ...queued.ids], 'delivered in arrival order');
     const seqs = answers.map((a) => a.seq);
     assert.deepEqual(seqs, Array.from({ length: 20 }, (_, i) => i + 2), 'seqs in arrival order, after the first commit\'s');
+  });
+
+  it('publisher — in a store of two logs, a commit to one does not wait for a slow commit to the other; each log keeps one in flight (held SQLite cache: a test double)', async () => {
+    const { cache, publisher, committed, delivered } = pipeline(0, TwoLogHeldCache);
+    const first = message('one');
+    const firstAnswer = publisher.publish(first, live);
+    await cache.commitWaiting();
+    const other = message('other');
+    const otherAnswer = publisher.publish(other, live);
+    await cache.commitWaiting(2);
+    const queued = await publishOverTurns(publisher, 3, 'one');
+    assert.deepEqual(committed, [], 'both logs\' commits in flight, neither done');
+    cache.letGo();
+    cache.letGo();
+    await Promise.all([firstAnswer, otherAnswer]);
+    await cache.commitWaiting();
+    cache.letGo();
+    await Promise.all(queued.answers);
+    assert.deepEqual(committed, [1, 1, 3], 'log 0\'s queued publishes waited for its own commit, then went in one');
+    assert.deepEqual(delivered, [first.id, other.id, ...queued.ids]);
   });
 
   it('publisher — a queue longer than cache-batch-size goes in commits of at most that many, in arrival order (held SQLite cache: a test double)', async () => {

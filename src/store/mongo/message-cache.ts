@@ -60,6 +60,10 @@ export class MongoMessageCache implements MessageCache {
     return new MongoMessageCache(shards, ids, scheduled, dropped, counters, claims, tallies, onError);
   }
 
+  logOf(topic: string): number {
+    return this.shards.index(topic);
+  }
+
   async add(entries: readonly CacheEntry[]): Promise<Added> {
     const events = entries.map(toEvent);
     const ids = events.map(({ id, expires }) => ({ id, expires }));

@@ -73,6 +73,10 @@ export class PostgresMessageCache implements MessageCache {
     this.replays = new PostgresReplays(pool, logs, replicas);
   }
 
+  logOf(topic: string): number {
+    return logOf(topic, this.logs);
+  }
+
   add(entries: readonly CacheEntry[]): Promise<Added> {
     return this.adding(entries).catch((err: unknown) => Promise.reject(writeFailure(err)));
   }
