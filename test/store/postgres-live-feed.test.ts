@@ -45,8 +45,8 @@ describe('PostgreSQL live feed, topics in 4 logs', { skip: postgresSkip() }, () 
 describe('PostgreSQL live feed — several nodes on one database', { skip: postgresSkip(), timeout: 60_000 }, () => {
   const nodes: Node[] = [];
   after(() => Promise.all(nodes.map((n) => n.store.close())));
-  const open = async (url?: string): Promise<Node> => {
-    const n = await node(url);
+  const open = async (url?: string, logs = 1): Promise<Node> => {
+    const n = await node(url, logs);
     nodes.push(n);
     return n;
   };
@@ -72,6 +72,25 @@ describe('PostgreSQL live feed — several nodes on one database', { skip: postg
     const seqs = (seen[0] ?? []).flatMap((e) => (e.seq === undefined ? [] : [e.seq]));
     assert.equal(seqs.length, 3 * batches * 3);
     assert.ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)), 'increasing seqs');
+  });
+
+  it('feed — more than a page (1,000 rows) behind in two of four logs: every row read, each log in order', async () => {
+    // given: node b on a's database of 4 logs; topics in two different logs
+    const a = await open(undefined, 4);
+    const b = await open(a.url, 4);
+    const fromB = recorder(b.store.feed);
+    const topics = ['paged-a', 'paged-b', 'paged-c', 'paged-d'];
+    const x = topics[0] as string;
+    const y = topics.find((t) => shardOf(t, 4) !== shardOf(x, 4)) as string;
+
+    // when: one commit of 1,200 messages to x and 1,100 to y
+    const [inX, inY] = [Array.from({ length: 1200 }, () => message(x)), Array.from({ length: 1100 }, () => message(y))];
+    await publish(a.store, [...inX, ...inY]);
+
+    // then: b hands on all 2,300, each topic's in commit order
+    const seen = await fromB.next(2300);
+    assert.deepEqual(idsOf(seen.filter((e) => e.head.topic === x)), inX.map((m) => m.id));
+    assert.deepEqual(idsOf(seen.filter((e) => e.head.topic === y)), inY.map((m) => m.id));
   });
 
   it('feed — a node whose listening connection is cut listens again and delivers what committed meanwhile', async () => {

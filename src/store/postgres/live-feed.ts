@@ -21,14 +21,24 @@ export interface PostgresFeedOptions {
 /** Rows a read takes at most; a node behind reads on at once. */
 const page = 1000;
 
-/** What follows the feed's read position: the log's rows and its `Cache: no` events, in position order. */
+/**
+ * What follows the feed's read positions ($1 the logs, $2 the position in each): each log's
+ * rows and its `Cache: no` events, in position order, at most $3 a log. One statement for
+ * every log: on a database a round trip away, a read per log made several logs slower than one.
+ */
 const readSql = `
-  SELECT seq, json, published, false AS uncached FROM messages WHERE log = $1 AND seq > $2
-  UNION ALL
-  SELECT seq, json, true, true FROM live_events WHERE log = $1 AND seq > $2
-  ORDER BY seq LIMIT $3`;
+  SELECT p.log, r.seq, r.json, r.published, r.uncached
+  FROM unnest($1::int[], $2::int8[]) AS p(log, after)
+  CROSS JOIN LATERAL (
+    SELECT seq, json, published, false AS uncached FROM messages WHERE log = p.log AND seq > p.after
+    UNION ALL
+    SELECT seq, json, true, true FROM live_events WHERE log = p.log AND seq > p.after
+    ORDER BY seq LIMIT $3
+  ) r
+  ORDER BY p.log, r.seq`;
 
 interface FeedRow {
+  log: number;
   seq: number;
   json: string;
   published: boolean;
@@ -185,13 +195,16 @@ export class PostgresLiveFeed implements LiveFeed {
   }
 
   private async readAll(): Promise<void> {
-    for (let log = 0; log < this.readAt.length; log++) {
-      for (;;) {
-        const { rows } = await this.pool.query<FeedRow>(readSql, [log, this.readAt[log], page]);
-        if (this.closed) return;
-        this.hand(log, rows);
-        if (rows.length < page) break;
+    // Every log, then again those that filled a page.
+    for (let logs = this.readAt.map((_, log) => log); logs.length > 0; ) {
+      const { rows } = await this.pool.query<FeedRow>(readSql, [logs, logs.map((log) => this.readAt[log]), page]);
+      if (this.closed) return;
+      const full: number[] = [];
+      for (const [log, own] of rowsByLog(rows)) {
+        this.hand(log, own);
+        if (own.length === page) full.push(log);
       }
+      logs = full;
     }
   }
 
@@ -207,4 +220,15 @@ export class PostgresLiveFeed implements LiveFeed {
     // Only now: a subscription attaching meanwhile counts this batch's messages as still to come.
     for (const event of events) if (event.seq !== undefined && event.seq > (this.handed[log] as number)) this.handed[log] = event.seq;
   }
+}
+
+/** `rows` (ordered by log, then position) as each log's run of them. */
+function rowsByLog(rows: readonly FeedRow[]): Map<number, FeedRow[]> {
+  const runs = new Map<number, FeedRow[]>();
+  for (const row of rows) {
+    const run = runs.get(row.log);
+    if (run) run.push(row);
+    else runs.set(row.log, [row]);
+  }
+  return runs;
 }
