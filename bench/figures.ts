@@ -12,6 +12,9 @@ export interface Figure {
   better: 'higher' | 'lower';
 }
 
+export const clusterStores = ['ferretdb', 'postgres'] as const;
+export type ClusterStore = (typeof clusterStores)[number];
+
 export interface Sizes {
   publishSeconds: number;
   fanoutSubscribers: number[];
@@ -41,8 +44,10 @@ export interface Sizes {
   clusterDelays: number[];
   /** How many topics the cluster scenario's publishes spread over (each configuration runs with each); 1 is `bench` alone. */
   clusterTopics: number[];
-  /** The nodes' `database-shards` (each FerretDB configuration runs with each). */
+  /** The nodes' `database-shards` (each database's configurations run with each). */
   clusterShards: number[];
+  /** The shared databases measured, in this order (the SQLite reference runs first whatever they are). */
+  clusterStores: ClusterStore[];
   /** Seconds of wrk load per configuration, and id-checked subscribers on each node (ws and json in turn). */
   clusterSeconds: number;
   clusterSubscribersPerNode: number;
@@ -74,6 +79,7 @@ export const fullSizes: Sizes = {
   clusterDelays: [0, 1, 5],
   clusterTopics: [1, 64],
   clusterShards: [1],
+  clusterStores: ['ferretdb', 'postgres'],
   clusterSeconds: 10,
   clusterSubscribersPerNode: 4,
   clusterFixedRate: 50,
@@ -105,6 +111,7 @@ export const quickSizes: Sizes = {
   clusterDelays: [0],
   clusterTopics: [1],
   clusterShards: [1],
+  clusterStores: ['ferretdb', 'postgres'],
   clusterSeconds: 1,
   clusterSubscribersPerNode: 2,
   clusterFixedRate: 20,

@@ -1,6 +1,6 @@
 /** The harness's command line, read into one value (tested in test/bench/flags.test.ts). */
 import { parseArgs } from 'node:util';
-import { fullSizes, quickSizes, type Sizes } from './figures.js';
+import { clusterStores, fullSizes, quickSizes, type Sizes } from './figures.js';
 
 export interface BenchFlags {
   sizes: Sizes;
@@ -37,6 +37,15 @@ const numberFlags: Record<string, NumberKey> = {
 };
 const formats = ['ws', 'sse', 'json'] as const;
 
+/** A comma-separated list of names, each one of `known`. */
+function namesOf<T extends string>(flag: string, text: string, known: readonly T[]): T[] {
+  return text.split(',').map((name) => {
+    const found = known.find((k) => k === name);
+    if (!found) throw new Error(`--${flag}: ${name} is not one of ${known.join(', ')}`);
+    return found;
+  });
+}
+
 function count(flag: string, text: string, least = 1): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < least) throw new Error(`--${flag} wants a ${least === 0 ? 'whole number, 0 or more' : 'positive whole number'}, not ${JSON.stringify(text)}`);
@@ -44,7 +53,7 @@ function count(flag: string, text: string, least = 1): number {
 }
 
 export function parseBenchFlags(args: string[]): BenchFlags {
-  const sizeOptions: Record<string, { type: 'string' }> = Object.fromEntries([...Object.keys(listFlags), ...Object.keys(numberFlags), 'formats', 'cluster-delays'].map((k) => [k, { type: 'string' }]));
+  const sizeOptions: Record<string, { type: 'string' }> = Object.fromEntries([...Object.keys(listFlags), ...Object.keys(numberFlags), 'formats', 'cluster-delays', 'cluster-stores'].map((k) => [k, { type: 'string' }]));
   const { values } = parseArgs({
     args,
     strict: true,
@@ -75,13 +84,8 @@ export function parseBenchFlags(args: string[]): BenchFlags {
   }
   // 0 is a delay (no proxy), unlike the counts.
   if (typeof sized['cluster-delays'] === 'string') sizes.clusterDelays = sized['cluster-delays'].split(',').map((part) => count('cluster-delays', part, 0));
-  if (typeof sized.formats === 'string') {
-    sizes.fanoutFormats = sized.formats.split(',').map((f) => {
-      const format = formats.find((known) => known === f);
-      if (!format) throw new Error(`--formats: ${f} is not one of ${formats.join(', ')}`);
-      return format;
-    });
-  }
+  if (typeof sized.formats === 'string') sizes.fanoutFormats = namesOf('formats', sized.formats, formats);
+  if (typeof sized['cluster-stores'] === 'string') sizes.clusterStores = namesOf('cluster-stores', sized['cluster-stores'], clusterStores);
   if (values['target-pid'] !== undefined && values.target === undefined) throw new Error('--target-pid needs --target');
   if (values.target !== undefined && values['in-memory']) throw new Error('--in-memory is for the Tocsin the harness starts, not a --target');
   return {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Figure, Load, Scenario, Sizes } from '../figures.js';
+import type { ClusterStore, Figure, Load, Scenario, Sizes } from '../figures.js';
 import { startTocsin, type Target } from '../targets.js';
 import { ferretDbSkip, startFerretDb } from '../../test/support/ferretdb.js';
 import { createDatabase, postgresSkip, startPostgres } from '../../test/support/postgres.js';
@@ -24,8 +24,8 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
   if (target.name !== 'tocsin') return [];
   const figures: Figure[] = [];
   for (const topics of sizes.clusterTopics) figures.push(...(await measureCluster({ store: 'sqlite', delayMs: 0, load: 'shared', topics }, [target], sizes, load)));
-  for (const open of [openFerretDb, openPostgres]) {
-    const database = await open();
+  for (const store of sizes.clusterStores) {
+    const database = await opens[store]();
     if (typeof database === 'string') {
       console.error(`# cluster: ${database}`);
       continue;
@@ -38,6 +38,8 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
   }
   return figures;
 };
+
+const opens: Record<ClusterStore, () => Promise<ClusterDatabase | string>> = { ferretdb: openFerretDb, postgres: openPostgres };
 
 /** A database server the nodes share, started for the scenario. */
 interface ClusterDatabase {
