@@ -174,7 +174,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
 function phoneCalls(config: Config, log: Logger, metrics: Metrics | undefined): ServerContext['calls'] {
   if (!config.twilio) return undefined;
   const twilio = new TwilioGateway(config.twilio);
-  return { twilio, caller: new Caller(twilio, log, metrics) };
+  return { twilio, caller: new Caller(twilio, config.twilio.callFormat, log, metrics) };
 }
 
 async function listenMetrics(metrics: Metrics, { host, port }: { host: string; port: number }, log: Logger): Promise<us_listen_socket> {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Message } from '../model/message.js';
+import type { Template } from '../template/index.js';
 import { callTwiml } from './twiml.js';
 import { failureFields, type TwilioGateway } from './twilio.js';
 
@@ -20,14 +21,24 @@ export class Caller {
 
   constructor(
     private readonly gateway: TwilioGateway,
+    private readonly format: Template,
     private readonly log: Logger,
     private readonly observer?: CallObserver,
   ) {}
 
-  /** Calls `to` and reads `message` out; `sender` is the publishing user's name. */
+  /** Calls `to` and reads `message` out in twilio-call-format; `sender` is the publishing user's name, else their IP. */
   place(message: Message, to: string, sender: string): void {
     const about = { topic: message.topic, id: message.id, twilio_to: to };
-    const done = this.gateway.call(to, callTwiml(message.topic, message.message ?? '', sender)).then(
+    let twiml: string;
+    try {
+      twiml = callTwiml(this.format, message, sender);
+    } catch (err) {
+      // A format that parsed may still fail on some message (e.g. `index .Tags 3`): as ntfy, a failed call.
+      this.observer?.callMade(false);
+      this.log.warn({ ...about, error: (err as Error).message }, 'twilio-call-format failed');
+      return;
+    }
+    const done = this.gateway.call(to, twiml).then(
       (sid) => {
         this.observer?.callMade(true);
         this.log.debug({ ...about, twilio_sid: sid }, 'phone call placed');

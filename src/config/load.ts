@@ -5,6 +5,8 @@ import { parseDuration, parseSize } from '../model/units.js';
 import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
+import { compileCallFormat } from '../calls/twiml.js';
+import { TemplateError, type Template } from '../template/index.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -250,6 +252,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
             verifyService: str('twilio-verify-service'),
             callsBaseUrl: str('twilio-calls-base-url').replace(/\/+$/, ''),
             verifyBaseUrl: str('twilio-verify-base-url').replace(/\/+$/, ''),
+            callFormat: callFormatOf(str('twilio-call-format')),
           },
     templateDir: str('template-dir'),
     webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
@@ -291,6 +294,16 @@ function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey)
     allowedEndpoints: allowed.map(pattern),
     allowPrivateEndpoints: allowPrivate,
   };
+}
+
+/** twilio-call-format, parsed now so that a bad one stops the start rather than every call. */
+function callFormatOf(text: string): Template {
+  try {
+    return compileCallFormat(text);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    throw new ConfigError(`invalid value for twilio-call-format: ${err.message}`);
+  }
 }
 
 /** smtp-sender-addr: `host:port` with a host (ntfy dials it with net/smtp). */

@@ -5,6 +5,7 @@
  * README's table all derive from this list.
  */
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
+import type { Template } from '../template/index.js';
 
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
@@ -112,6 +113,11 @@ export const settings = {
   'twilio-verify-service': { kind: 'string', default: '', doc: 'Twilio Verify service SID (VA...) that verifies users\' phone numbers' },
   'twilio-calls-base-url': { kind: 'string', default: 'https://api.twilio.com', doc: 'Tocsin: base URL of the Twilio REST API calls are placed through (a Twilio-compatible provider, or a test peer)' },
   'twilio-verify-base-url': { kind: 'string', default: 'https://verify.twilio.com', doc: 'Tocsin: base URL of the Twilio Verify API' },
+  'twilio-call-format': {
+    kind: 'string',
+    default: '',
+    doc: 'Go text/template of the TwiML a call says (as ntfy 2.16), with {{.Topic}}, {{.Title}}, {{.Message}}, {{.Priority}}, {{.Tags}} and {{.Sender}} (XML-escaped); parsed at startup; empty is ntfy\'s built-in announcement',
+  },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
   'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
@@ -207,6 +213,8 @@ export interface TwilioConfig {
   verifyService: string;
   callsBaseUrl: string;
   verifyBaseUrl: string;
+  /** twilio-call-format, parsed (the built-in one when unset). */
+  callFormat: Template;
 }
 
 /** The validated, typed configuration: durations in ms, sizes in bytes. */

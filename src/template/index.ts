@@ -23,6 +23,7 @@ import { DEFAULT_WORK } from './budget.js';
 
 export { TemplateError } from './errors.js';
 export { goTrimSpace } from './space.js';
+export { typedArray } from './values.js';
 export type { TemplateErrorCode } from './errors.js';
 
 /** Output cap: ntfy's message limit is 4 KiB, titles are smaller; 64 KiB leaves room for attachments-as-text. */

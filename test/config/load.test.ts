@@ -145,11 +145,24 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-account': 'SK123' } }), { message: 'invalid value for twilio-account: "SK123" (must be a Twilio account SID, AC...)' });
     assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-calls-base-url': '127.0.0.1:99' } }), { message: 'invalid value for twilio-calls-base-url: "127.0.0.1:99" (must be an http:// or https:// URL)' });
     const { config } = loadConfig({ flags: { ...complete, 'twilio-verify-base-url': 'http://127.0.0.1:9000/' } });
-    assert.deepEqual(config.twilio, {
+    const { callFormat, ...twilio } = config.twilio!;
+    assert.deepEqual(twilio, {
       account, authToken: 'secret', phoneNumber: '+18775132586', verifyService: 'VA0123', callsBaseUrl: 'https://api.twilio.com', verifyBaseUrl: 'http://127.0.0.1:9000',
     });
+    assert.match(callFormat.render({ Topic: 't', Message: 'm', Sender: 's' }), /^\n<Response>\n\t<Pause length="1"\/>\n\t<Say loop="3">\n\t\tYou have a message from notify on topic t\. Message:/, 'unset: ntfy\'s built-in TwiML');
     assert.equal(loadConfig({ flags: { ...complete, 'auth-file': '', 'database-url': 'mongodb://db/tocsin' } }).config.twilio?.account, account, 'a database-url holds the users');
     assert.equal(loadConfig().config.twilio, undefined);
+  });
+
+  it('phone calls: twilio-call-format is parsed at startup, from server.yml or the environment; a bad one stops the start naming the key', () => {
+    const complete = { 'twilio-account': 'AC0123', 'twilio-auth-token': 'secret', 'twilio-phone-number': '+18775132586', 'twilio-verify-service': 'VA0123', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };
+    const file = yamlFile('twilio-call-format: |\n  <Response>\n    <Say>{{.Title}}: {{.Message}}</Say>\n  </Response>\n');
+    const { config } = loadConfig({ file, flags: complete });
+    assert.equal(config.twilio?.callFormat.render({ Title: 'T', Message: 'M' }), '<Response>\n  <Say>T: M</Say>\n</Response>\n');
+    const env = loadConfig({ env: { NTFY_TWILIO_CALL_FORMAT: '<Say>{{.Sender}}</Say>' }, flags: complete }).config;
+    assert.equal(env.twilio?.callFormat.render({ Sender: 'phil' }), '<Say>phil</Say>');
+    assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-call-format': '<Say>{{.Message</Say>' } }), (e: unknown) => e instanceof ConfigError && /^invalid value for twilio-call-format: template: twiml:1:\d+: /.test(e.message));
+    assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-call-format': '<Say>{{ .Message | shout }}</Say>' } }), { message: 'invalid value for twilio-call-format: template: twiml:1:19: function "shout" not defined' });
   });
 
   it('listen addresses: :80, host:port, [ipv6]:port', () => {

@@ -260,3 +260,46 @@ describe('phone calls — off', () => {
     assert.equal(((await (await fetch(`${off.url}/v1/config`)).json()) as Json).enable_calls, false);
   });
 });
+
+describe('phone calls — twilio-call-format', () => {
+  it('a custom format says title, priority, tags and message, escaped; one that fails on a message is a counted, logged failure', async () => {
+    const own = await TwilioPeer.start();
+    after(() => own.close());
+    const custom = new LogCapture();
+    const u = await startTestServer(
+      {
+        'base-url': 'http://tocsin.test', 'auth-file': join(tempDir(), 'auth.db'), 'auth-users': [`phil:${hash}:user`],
+        'twilio-account': account, 'twilio-auth-token': authToken, 'twilio-phone-number': from, 'twilio-verify-service': verifyService,
+        'twilio-calls-base-url': own.url, 'twilio-verify-base-url': own.url, 'enable-metrics': true,
+        'twilio-call-format': '<Response><Say>{{.Title}} ({{.Priority}}, {{index .Tags 0}}): {{.Message}}, from {{.Sender}} on {{.Topic}}</Say></Response>',
+      },
+      custom.logger,
+    );
+    after(() => u.server.close());
+    const auth = u.server.context.access!.store;
+    await auth.putTier({ ...pro, callLimit }, false);
+    await auth.changeTier('phil', 'pro');
+    await auth.addPhoneNumber('phil', '+12223334444');
+    own.answerCall = () => ({ status: 201, body: { sid: 'CA0000000000000000000000000000000e', status: 'queued' } });
+    const send = (headers: Record<string, string>, body: string): Promise<Response> =>
+      fetch(`${u.url}/alerts`, { method: 'POST', body, headers: { Call: 'yes', Authorization: basic('phil'), ...headers } });
+    // When phil publishes a hostile title with priority and tags
+    assert.equal((await send({ Title: '</Say><Hangup/>', Priority: 'high', Tags: 'fire,a]]>b' }, 'Fire & <smoke>')).status, 200);
+    // Then Twilio is told the custom TwiML, every field as text
+    assertSdkRequest(await own.requests.take(5000), callsPath, {
+      From: from,
+      To: '+12223334444',
+      Twiml: '<Response><Say>&lt;/Say&gt;&lt;Hangup/&gt; (4, fire): Fire &amp; &lt;smoke&gt;, from phil on alerts</Say></Response>',
+    });
+    await custom.next((r) => r.msg === 'phone call placed');
+    // When a message has no tags, the format's `index .Tags 0` fails: no call, one failure counted and logged
+    const failures = (await Scrape.of(`${u.url}/metrics`)).value('ntfy_calls_made_failure');
+    const calls = own.callCount;
+    assert.equal((await send({}, 'no tags')).status, 200);
+    const line = await custom.next((r) => r.msg === 'twilio-call-format failed');
+    assert.deepEqual([line.level, line.topic, line.twilio_to], [40, 'alerts', '+12223334444']);
+    assert.match(line.error as string, /error calling index: index out of range: 0/);
+    assert.equal((await Scrape.of(`${u.url}/metrics`)).value('ntfy_calls_made_failure'), failures + 1);
+    assert.equal(own.callCount, calls, 'Twilio was not asked');
+  });
+});
