@@ -27,7 +27,7 @@ import { TwilioGateway } from './calls/twilio.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { Upstream } from './push/upstream.js';
 import { systemResolver, type HostResolver } from './push/public-address.js';
-import { WebPush } from './push/web-push.js';
+import { pushTtlSeconds, WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
 import { clientAddressOf } from './transports/client.js';
@@ -83,7 +83,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
   hub.follow(feed.batches$, metrics);
-  const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: config.cacheDurationMs / 1000, log, resolve: surroundings.resolveHost });
+  const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: pushTtlSeconds(config.webPush.ttlMs, config.cacheDurationMs), log, resolve: surroundings.resolveHost });
   const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
   const publisher = new Publisher(cache, feed, scheduler, {
     batchSize: config.cacheBatchSize,

@@ -291,6 +291,7 @@ function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey)
     startupQueries: str('web-push-startup-queries'),
     expiryWarningMs: duration('web-push-expiry-warning-duration'),
     expiryMs: duration('web-push-expiry-duration'),
+    ttlMs: duration('web-push-ttl'),
     allowedEndpoints: allowed.map(pattern),
     allowPrivateEndpoints: allowPrivate,
   };

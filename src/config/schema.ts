@@ -139,6 +139,11 @@ export const settings = {
   'web-push-startup-queries': { kind: 'string', default: '', doc: 'SQL run against web-push-file at startup' },
   'web-push-expiry-warning-duration': { kind: 'duration', default: '55d', doc: 'A subscription not renewed for this long gets a warning push' },
   'web-push-expiry-duration': { kind: 'duration', default: '60d', doc: 'A subscription not renewed for this long is removed' },
+  'web-push-ttl': {
+    kind: 'duration',
+    default: '0s',
+    doc: 'How long a push service keeps a push for a browser it cannot reach (the TTL header); 0 takes cache-duration, and with that 0 too, 28 days',
+  },
   'web-push-allowed-endpoints': {
     kind: 'list',
     default: ['https://*.google.com/', 'https://*.googleapis.com/', 'https://*.mozilla.com/', 'https://*.mozaws.net/', 'https://*.windows.com/', 'https://*.microsoft.com/', 'https://*.apple.com/'],
@@ -199,6 +204,8 @@ export interface WebPushConfig {
   startupQueries: string;
   expiryWarningMs: number;
   expiryMs: number;
+  /** web-push-ttl; 0 falls back (pushTtlSeconds). */
+  ttlMs: number;
   /** web-push-allowed-endpoints, parsed. */
   allowedEndpoints: EndpointPattern[];
   /** web-push-allow-private-endpoints. */

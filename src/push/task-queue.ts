@@ -32,17 +32,22 @@ export class TaskQueue {
     private readonly options: TaskQueueOptions,
   ) {}
 
-  push(task: () => Promise<void>): void {
-    if (this.waiting.length >= this.options.limit) return this.drop();
+  /** Queues `task`; false when the queue was full and dropped it. */
+  push(task: () => Promise<void>): boolean {
+    if (this.waiting.length >= this.options.limit) {
+      this.drop();
+      return false;
+    }
     this.waiting.push(task);
     // Started in a later turn: the synchronous start of a task (a store query, building a
     // request) must not run before the publishers of this turn are answered.
-    if (this.startScheduled) return;
+    if (this.startScheduled) return true;
     this.startScheduled = true;
     setImmediate(() => {
       this.startScheduled = false;
       this.next();
     });
+    return true;
   }
 
   /** Resolves once nothing runs or waits (at shutdown, and in tests). */

@@ -24,6 +24,26 @@ const subscribeLookupTimeoutMs = 2_000;
 const sendLookupTimeoutMs = 5_000;
 /** Push service origins whose JWT is kept; browsers use a handful, the bound is against the unforeseen. */
 const vapidAudiencesKept = 1_000;
+/**
+ * ntfy's fallback TTL (server_webpush.go): with neither web-push-ttl nor cache-duration a
+ * TTL of 0 would mean "now or never", lost on any phone offline at that moment; 28 days is
+ * the longest WebKit/APNs hold a push.
+ */
+const defaultTtlSeconds = 28 * 24 * 3600;
+
+/** How long a push service keeps a push for an unreachable browser: web-push-ttl, else cache-duration, else 28 days. */
+export function pushTtlSeconds(webPushTtlMs: number, cacheDurationMs: number): number {
+  const ms = webPushTtlMs > 0 ? webPushTtlMs : cacheDurationMs;
+  return ms > 0 ? Math.floor(ms / 1000) : defaultTtlSeconds;
+}
+
+/**
+ * Answers that prove a subscription dead for good (ntfy's webPushPermanentFailureStatusCodes):
+ * 404/410 the push service no longer knows it (RFC 8030 §7.3), 401/403 the VAPID key no
+ * longer matches the one it was made with. Everything else — 429, 5xx, no answer — may pass,
+ * and a removed subscription cannot come back until the user opens the web app again.
+ */
+const goneStatuses = new Set([401, 403, 404, 410]);
 
 /**
  * Web Push to browsers (ntfy's server_webpush.go): every message that goes live is pushed
@@ -32,14 +52,18 @@ const vapidAudiencesKept = 1_000;
  * itself is bounded in time, and goes only to a public address unless
  * web-push-allow-private-endpoints. Pushes run on a queue after the
  * publish was answered, 8 at a time, at most 10,000 waiting (a dead push service cannot
- * hold up publishing or grow the heap). A push service answering 404 or 410 has dropped
- * the subscription (RFC 8030 §7.3): it is removed.
+ * hold up publishing or grow the heap). A push service answering 401, 403, 404 or 410 has
+ * dropped the subscription: it is removed. One that took a push renews the subscription's
+ * age, as ntfy: browsers that cannot renew it themselves (iOS web apps) would otherwise
+ * expire while in use. Renewals are written in batches, one store call per run of pushes.
  */
 export class WebPush {
   private readonly queue: TaskQueue;
   private readonly vapid: webpush.VapidKeys & { subject: string };
   private readonly vapidHeaders = new Map<string, { authorization: string; until: number }>();
   private readonly lookup: LookupFunction | undefined;
+  /** Endpoints whose push was taken, renewed by the next `renew` task (at most one waits). */
+  private readonly taken = new Set<string>();
 
   constructor(
     readonly store: WebPushStore,
@@ -84,7 +108,7 @@ export class WebPush {
     const topic = event.head.topic;
     const payload = `{"event":"message","subscription_id":${JSON.stringify(`${this.options.baseUrl}/${topic}`)},"message":${event.json}}`;
     this.queue.push(async () => {
-      for (const subscription of await this.store.forTopic(topic)) this.queue.push(() => this.send(subscription, payload).then(() => undefined));
+      for (const subscription of await this.store.forTopic(topic)) this.queue.push(() => this.send(subscription, payload, true).then(() => undefined));
     });
   }
 
@@ -100,7 +124,7 @@ export class WebPush {
     if (expiryWarningMs <= 0) return { removed, warned: 0 };
     const warned: string[] = [];
     for (const subscription of await this.store.expiring(now - expiryWarningMs / 1000)) {
-      if (await this.send(subscription, '{"event":"subscription_expiring"}')) warned.push(subscription.id);
+      if (await this.send(subscription, '{"event":"subscription_expiring"}', false)) warned.push(subscription.id);
     }
     await this.store.markWarned(warned, now);
     return { removed, warned: warned.length };
@@ -124,8 +148,12 @@ export class WebPush {
     return Authorization;
   }
 
-  /** Pushes `payload` to one browser; true when its push service took it. Failures are logged, never thrown. */
-  private async send(subscription: WebPushSubscription, payload: string): Promise<boolean> {
+  /**
+   * Pushes `payload` to one browser; true when its push service took it, which renews the
+   * subscription when `renews` (a message; not the expiry warning, which would otherwise
+   * undo the expiry it warns of). Failures are logged, never thrown.
+   */
+  private async send(subscription: WebPushSubscription, payload: string, renews: boolean): Promise<boolean> {
     const { log } = this.options;
     const context = { webPushSubscriptionId: subscription.id, endpoint: subscription.endpoint };
     try {
@@ -145,16 +173,36 @@ export class WebPush {
       });
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
       const status = await postPush(request.endpoint, headers, request.body, { lookup: this.lookup, timeoutMs: sendTimeoutMs });
-      if (status >= 200 && status < 300) return true;
-      if (status === 404 || status === 410) {
+      if (status >= 200 && status < 300) {
+        if (renews) this.renewLater(subscription.endpoint);
+        return true;
+      }
+      if (goneStatuses.has(status)) {
         await this.store.removeByEndpoint(subscription.endpoint);
         log.debug({ ...context, status }, 'web push subscription gone; removed');
       } else {
-        log.warn({ ...context, status }, 'web push refused by the push service');
+        log.warn({ ...context, status }, 'web push refused by the push service; subscription kept');
       }
     } catch (err) {
-      log.warn({ ...context, err }, 'web push failed');
+      log.warn({ ...context, err }, 'web push failed; subscription kept');
     }
     return false;
+  }
+
+  /** Queues a renewal of `endpoint`; the endpoints taken until it runs are renewed with it. */
+  private renewLater(endpoint: string): void {
+    const first = this.taken.size === 0;
+    this.taken.add(endpoint);
+    if (!first) return;
+    const queued = this.queue.push(async () => {
+      const endpoints = [...this.taken];
+      this.taken.clear();
+      try {
+        await this.store.touch(endpoints, Math.floor(Date.now() / 1000));
+      } catch (err) {
+        this.options.log.warn({ err, subscriptions: endpoints.length }, 'web push subscriptions not renewed');
+      }
+    });
+    if (!queued) this.taken.clear(); // a full queue dropped it: renewed at a later push instead
   }
 }

@@ -57,6 +57,8 @@ export class TooManyWebPushSubscriptions extends Error {
  * - `import` adds a subscription as another server kept it: id, times, warning and topics.
  *   An endpoint held already is left as it is (answers false), so an import run again adds
  *   nothing; the address limit is not checked (that server held it).
+ * - `touch(endpoints, now)` renews those subscriptions as an upsert would (`updatedAt` now,
+ *   no expiry warning sent) without changing anything else; an endpoint not held is skipped.
  * - `removeExpired(before)` removes those last updated at or before `before` and
  *   answers how many; `removeByEndpoint` and `removeByUser` remove theirs (`removeByUser('')`
  *   removes nothing: anonymous subscriptions belong to no one). Every removal
@@ -70,6 +72,7 @@ export interface WebPushStore {
   forTopic(topic: string): Promise<WebPushSubscription[]>;
   expiring(before: number): Promise<WebPushSubscription[]>;
   markWarned(ids: readonly string[], now: number): Promise<void>;
+  touch(endpoints: readonly string[], now: number): Promise<void>;
   removeExpired(before: number): Promise<number>;
   removeByEndpoint(endpoint: string): Promise<void>;
   removeByUser(userId: string): Promise<void>;

@@ -93,21 +93,66 @@ describe('web push — pushing', () => {
     assert.ok(Date.now() / 1000 >= (published.time as number), 'not before its time');
   });
 
-  it('a push service answering 410 or 404 removes the subscription; other refusals keep it', async () => {
+  it('a push service answering 401, 403, 404 or 410 removes the subscription; 429, 5xx and a dropped connection keep it', async () => {
+    // Given: browsers whose push service answers each way
     const { s, service } = await setup();
-    const [gone, missing, busy] = [service.browser('gone'), service.browser('missing'), service.browser('busy')];
-    for (const b of [gone, missing, busy]) await subscribe(s, b, ['t']);
-    service.answer('gone', 410);
-    service.answer('missing', 404);
-    service.answer('busy', 503);
+    const answers = { unauthorized: 401, forbidden: 403, missing: 404, gone: 410, limited: 429, broken: 500, busy: 503, dropped: 'reset' } as const;
+    for (const [name, answer] of Object.entries(answers)) {
+      await subscribe(s, service.browser(name), ['t']);
+      service.answer(name, answer);
+    }
+    // When: a message is pushed to all of them
     await publish(s, 't', 'one');
-    const first = new Set([(await service.pushes.take(5000)).browser, (await service.pushes.take(5000)).browser, (await service.pushes.take(5000)).browser]);
-    assert.deepEqual([...first].sort(), ['busy', 'gone', 'missing']);
+    const pushed = async (count: number): Promise<string[]> => {
+      const names: string[] = [];
+      while (names.length < count) names.push((await service.pushes.take(5000)).browser);
+      return names.sort();
+    };
+    assert.deepEqual(await pushed(8), Object.keys(answers).sort());
     await s.server.context.webPush?.settled();
+    // Then: those the push service disowned are gone, the others kept for the next message
+    const kept = ['broken', 'busy', 'dropped', 'limited'];
     const left = await s.server.context.webPush?.store.forTopic('t');
-    assert.deepEqual(left?.map((sub) => sub.endpoint), [busy.endpoint]);
+    assert.deepEqual(left?.map((sub) => sub.endpoint), kept.map((name) => `${service.url}/push/${name}`));
     await publish(s, 't', 'two');
-    assert.equal((await service.pushes.take(5000)).browser, 'busy');
+    assert.deepEqual(await pushed(4), kept);
+  });
+
+  it('a push taken renews the subscription\'s age (web-push-expiry-duration counts from it); one refused does not', async () => {
+    // Given: two subscriptions kept 59 days ago (as another server kept them), one at a push service that refuses
+    const { s, service } = await setup();
+    const webPush = s.server.context.webPush;
+    assert.ok(webPush);
+    const now = Math.floor(Date.now() / 1000);
+    for (const name of ['taken', 'refused']) {
+      const b = service.browser(name);
+      await webPush.store.import({ id: `wps_${name.padEnd(10, '0')}`, endpoint: b.endpoint, auth: b.auth, p256dh: b.p256dh, userId: '', subscriberIp: '9.9.9.9', updatedAt: now - 59 * day, warnedAt: now - 4 * day, topics: ['t'] });
+    }
+    service.answer('refused', 503);
+    // When: a message is pushed to both
+    await publish(s, 't', 'still here');
+    await service.pushes.take(5000);
+    await service.pushes.take(5000);
+    await webPush.settled();
+    // Then: two days later only the refused one has expired (60 days unrenewed); the renewed one may be warned again in time
+    assert.deepEqual(await webPush.housekeep(now + 2 * day), { removed: 1, warned: 0 });
+    assert.deepEqual(await webPush.store.forTopic('t').then((subs) => subs.map((sub) => sub.id)), ['wps_taken00000']);
+    assert.deepEqual(await webPush.housekeep(now + 56 * day), { removed: 0, warned: 1 }, 'renewing cleared the warning sent');
+    assert.deepEqual((await service.pushes.take(5000)).payload, { event: 'subscription_expiring' });
+  });
+
+  it('TTL is web-push-ttl; without it cache-duration; with neither 28 days. Urgency is high', async () => {
+    const ttlOf = async (settings: Record<string, unknown>): Promise<[unknown, unknown]> => {
+      const { s, service } = await setup(settings);
+      await subscribe(s, service.browser('b'), ['t']);
+      await publish(s, 't', 'x');
+      const { headers } = await service.pushes.take(5000);
+      return [headers.ttl, headers.urgency];
+    };
+    assert.deepEqual(await ttlOf({ 'web-push-ttl': '2h' }), ['7200', 'high']);
+    assert.deepEqual(await ttlOf({ 'web-push-ttl': '2h', 'cache-duration': '0' }), ['7200', 'high']);
+    assert.deepEqual(await ttlOf({ 'cache-duration': '3d' }), [String(3 * day), 'high']);
+    assert.deepEqual(await ttlOf({ 'cache-duration': '0' }), [String(28 * day), 'high'], 'never 0 ("now or never")');
   });
 
   it('an unsubscribed browser (DELETE) gets nothing more', async () => {

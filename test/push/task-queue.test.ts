@@ -40,7 +40,8 @@ describe('task queue', () => {
     queue.push(running.task);
     await new Promise(setImmediate);
     const ran: number[] = [];
-    for (let i = 0; i < 5; i++) queue.push(() => Promise.resolve(void ran.push(i)));
+    const queued = [0, 1, 2, 3, 4].map((i) => queue.push(() => Promise.resolve(void ran.push(i))));
+    assert.deepEqual(queued, [true, true, false, false, false], 'push tells the caller its task was dropped');
     assert.equal(queue.dropped, 3);
     const warnings = log.find((r) => r.msg === 'tasks dropped: the queue is full');
     assert.deepEqual(warnings.map((r) => [r.queue, r.dropped, r.limit]), [['pushes', 1, 2]], 'one line for the three drops within a second');

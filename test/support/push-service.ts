@@ -27,13 +27,13 @@ export interface Push {
  * body (RFC 8291) that it decrypts with the browser's private key, here with Node's
  * crypto alone (not the sender's library). A push that fails a check is answered 400 and
  * fails the test through `problems`. `answer` sets what a browser's endpoint answers
- * (410: unsubscribed); `hold` keeps every answer back until `release`.
+ * (410: unsubscribed; 'reset': the connection is dropped, no answer at all); `hold` keeps every answer back until `release`.
  */
 export class PushService {
   readonly pushes = new Mailbox<Push>();
   readonly problems: string[] = [];
   private readonly browsers = new Map<string, Browser>();
-  private readonly statuses = new Map<string, number>();
+  private readonly statuses = new Map<string, number | 'reset'>();
   private held: (() => void)[] | undefined;
   /** Pushes received, answered or not. */
   received = 0;
@@ -66,7 +66,7 @@ export class PushService {
     return browser;
   }
 
-  answer(name: string, status: number): void {
+  answer(name: string, status: number | 'reset'): void {
     this.statuses.set(name, status);
   }
 
@@ -98,7 +98,7 @@ export class PushService {
       this.problems.push(String(err));
       status = 400;
     }
-    const answer = (): void => void res.writeHead(status).end();
+    const answer = (): void => void (status === 'reset' ? req.socket.destroy() : res.writeHead(status).end());
     if (this.held) this.held.push(answer);
     else answer();
   }

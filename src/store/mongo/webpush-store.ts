@@ -70,6 +70,10 @@ export class MongoWebPushStore implements WebPushStore {
     for (const id of ids) await this.subscriptions.updateOne({ id }, { $set: { warnedAt: now } });
   }
 
+  async touch(endpoints: readonly string[], now: number): Promise<void> {
+    for (const endpoint of endpoints) await this.subscriptions.updateOne({ _id: endpoint }, { $set: { updatedAt: now, warnedAt: 0 } }); // one at a time, as markWarned
+  }
+
   async removeExpired(before: number): Promise<number> {
     return (await this.subscriptions.deleteMany({ updatedAt: { $lte: before } })).deletedCount;
   }

@@ -89,6 +89,10 @@ export class PostgresWebPushStore implements WebPushStore {
     await this.pool.query('UPDATE webpush_subscription SET warned_at = $1 WHERE id = ANY($2)', [now, ids]);
   }
 
+  async touch(endpoints: readonly string[], now: number): Promise<void> {
+    await this.pool.query('UPDATE webpush_subscription SET updated_at = $1, warned_at = 0 WHERE endpoint = ANY($2)', [now, endpoints]);
+  }
+
   async removeExpired(before: number): Promise<number> {
     return (await this.pool.query('DELETE FROM webpush_subscription WHERE updated_at <= $1', [before])).rowCount ?? 0;
   }

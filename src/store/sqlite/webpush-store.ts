@@ -69,6 +69,7 @@ export class SqliteWebPushStore implements WebPushStore {
       forTopic: prepare(`SELECT ${columns} FROM subscription_topic st JOIN subscription s ON s.id = st.subscription_id WHERE st.topic = ? ORDER BY endpoint`),
       expiring: prepare(`SELECT ${columns} FROM subscription WHERE warned_at = 0 AND updated_at <= ? ORDER BY endpoint`),
       markWarned: prepare('UPDATE subscription SET warned_at = ? WHERE id = ?'),
+      touch: prepare('UPDATE subscription SET updated_at = ?, warned_at = 0 WHERE endpoint = ?'),
       removeExpired: prepare('DELETE FROM subscription WHERE updated_at <= ?'),
       removeByEndpoint: prepare('DELETE FROM subscription WHERE endpoint = ?'),
       removeByUser: prepare('DELETE FROM subscription WHERE user_id = ?'),
@@ -115,6 +116,10 @@ export class SqliteWebPushStore implements WebPushStore {
 
   async markWarned(ids: readonly string[], now: number): Promise<void> {
     this.db.transaction(() => ids.forEach((id) => this.statements.markWarned.run(now, id)))();
+  }
+
+  async touch(endpoints: readonly string[], now: number): Promise<void> {
+    this.db.transaction(() => endpoints.forEach((endpoint) => this.statements.touch.run(now, endpoint)))();
   }
 
   async removeExpired(before: number): Promise<number> {

@@ -79,6 +79,21 @@ export function describeWebPushStore(name: string, open: Open<WebPushStore>): vo
       assert.deepEqual(await s.expiring(7000).then(endpoints), [endpoint('new'), endpoint('old')], 'renewed: it may be warned again');
     });
 
+    it('touch renews as an upsert does (age and warning), keeping keys, user and topics; an unknown endpoint is skipped', async () => {
+      const s = await store();
+      await s.upsert(registration({ endpoint: endpoint('pushed'), userId: 'phil', topics: ['alerts', 'ops'] }), 1000);
+      await s.upsert(registration({ endpoint: endpoint('idle') }), 1000);
+      const [pushed] = await s.forTopic('ops');
+      await s.markWarned((await s.expiring(1000)).map((sub) => sub.id), 2000);
+      await s.touch([endpoint('pushed'), endpoint('never-held')], 3000);
+      assert.deepEqual(await s.expiring(3000).then(endpoints), [endpoint('pushed')], 'renewed: it may be warned again; the idle one stays warned');
+      assert.deepEqual(await s.forTopic('ops'), [pushed], 'id, keys and user unchanged');
+      assert.deepEqual(await s.forTopic('alerts').then(endpoints), [endpoint('idle'), endpoint('pushed')]);
+      assert.equal(await s.removeExpired(2999), 1, 'only the idle one was not renewed');
+      assert.deepEqual(await s.forTopic('alerts').then(endpoints), [endpoint('pushed')]);
+      await s.touch([], 4000);
+    });
+
     it('import keeps a subscription as it was kept (id, times, warning, topics); an endpoint held already stays as it is', async () => {
       const s = await store();
       const kept = { id: 'wps_imported01', endpoint: endpoint('kept'), auth: 'auth-k', p256dh: 'key-k', userId: 'phil', subscriberIp: '1.2.3.4', updatedAt: 1000, warnedAt: 1500 };
