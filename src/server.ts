@@ -30,6 +30,7 @@ import { systemResolver, type HostResolver } from './push/public-address.js';
 import { pushTtlSeconds, WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
+import { watchDatabasePing } from './metrics/db-ping.js';
 import { clientAddressOf } from './transports/client.js';
 import { headersTooLarge } from './transports/http/header-limit.js';
 import { RejectionLog } from './transports/http/rejections.js';
@@ -145,6 +146,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
 
   clusterLimits?.start();
   const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
+  const dbPing = metrics && watchDatabasePing(() => store.ping(), metrics, log, config.managerIntervalMs);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -154,6 +156,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       await smtp?.close(); // mails under way are published (or refused) before the drain
       await scheduler.stop();
       await nodeTimer.stop();
+      await dbPing?.stop();
       await clusterLimits?.stop();
       await publisher.drain();
       await mailer?.close();

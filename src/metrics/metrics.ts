@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { CallObserver } from '../calls/caller.js';
+import type { PingObserver } from './db-ping.js';
 import type { MailObserver } from '../mail/outbound/mailer.js';
 import type { HttpError } from '../model/errors.js';
 import type { DeliveryObserver } from '../streams/hub.js';
@@ -17,7 +18,7 @@ import { tocsinMetrics } from './tocsin.js';
  * each place; each is O(1): a plain increment, or one histogram observation (~0.1 µs).
  * Gauges of state are read when scraped, never updated on the request path.
  */
-export class Metrics implements PublishObserver, DeliveryObserver, MailObserver, CallObserver, StoreObserver {
+export class Metrics implements PublishObserver, DeliveryObserver, MailObserver, CallObserver, StoreObserver, PingObserver {
   readonly registry = new Registry();
   private readonly requests = new RequestCounts();
   private state: ServerState | undefined;
@@ -86,6 +87,12 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
   /** A phone call Twilio took, or one that failed (refused, or Twilio not reached). */
   callMade(ok: boolean): void {
     (ok ? this.ntfy.callsSuccess : this.ntfy.callsFailure).inc();
+  }
+
+  /** The database answered a ping (or failed to) after `seconds`. */
+  databasePinged(seconds: number, ok: boolean): void {
+    this.ntfy.dbPing.set(seconds);
+    if (!ok) this.own.dbPingFailures.inc();
   }
 
   slowSubscriberDropped(format: string): void {

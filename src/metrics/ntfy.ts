@@ -48,6 +48,8 @@ export function ntfyMetrics(registry: Registry, requests: RequestCounts, state: 
     users: gauge('ntfy_users_total', 'Users in the auth-file (0 without one)', (s) => s.users()),
     subscribers: gauge('ntfy_subscribers_total', 'Open subscriber connections (HTTP streams and WebSockets)', (s) => s.subscribers()),
     topics: gauge('ntfy_topics_total', 'Topics the server holds: subscribed to, or used within cache-duration', (s) => s.topics()),
+    // ntfy 2.37.2; set by the periodic ping (db-ping.ts), not at scrape time, so a scrape never waits on the database.
+    dbPing: gauge('ntfy_db_ping_seconds', 'Seconds the latest ping of the database took to answer (or to fail: see tocsin_db_ping_failures_total), every manager-interval'),
     httpRequests: new Counter({
       name: 'ntfy_http_requests_total',
       help: 'HTTP requests by outcome; every success is http_code 200, ntfy_code 20000, as ntfy labels them',

@@ -75,6 +75,11 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
       buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
       registers,
     }),
+    dbPingFailures: new Counter({
+      name: 'tocsin_db_ping_failures_total',
+      help: 'Pings of the database (ntfy_db_ping_seconds) that failed or had no answer within 10 s',
+      registers,
+    }),
     poolWaiters: new Gauge({
       name: 'tocsin_database_pool_waiters',
       help: 'Operations waiting for a connection from the MongoDB driver\'s pool now',

@@ -53,7 +53,7 @@ export function openExistingAuthFile(config: Config): AuthStore {
 
 // SQLite reads a file's pages lazily: a corrupt one may only fail at the first query, so
 // the first read belongs to the opening.
-function openCache(config: Config): Promise<{ store: Store; knownTopics: Set<string> }> {
+function openCache(config: Config): Promise<{ store: Store & { ping(): Promise<void> }; knownTopics: Set<string> }> {
   return opening('cache file', config.cacheFile, async () => {
     if (config.cacheFile) mkdirSync(dirname(config.cacheFile), { recursive: true });
     const store = openSqliteStore(config.cacheFile, config.cacheStartupQueries);

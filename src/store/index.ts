@@ -32,6 +32,12 @@ export interface Stores extends Store {
   webPush: WebPushStore | undefined;
   /** How nodes sharing the store share visitor limits; undefined for a store that serves one node. */
   ledger?: SpendLedger;
+  /**
+   * One trivial round trip to the database the cache lives in (SQLite: a read of its
+   * schema; PostgreSQL: `SELECT 1`; MongoDB: `ping`), for ntfy_db_ping_seconds; rejects as
+   * the database fails. Never queued behind the store's own work beyond what the driver does.
+   */
+  ping(): Promise<void>;
   /** Closes every store opened; the caller has stopped using them. */
   close(): Promise<void>;
 }

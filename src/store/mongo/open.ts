@@ -50,7 +50,8 @@ export async function openMongo(config: Config, log: StoreLog, observer?: MongoO
     const webPush = config.webPush ? await MongoWebPushStore.open(db) : undefined;
     const ledger = await MongoSpendLedger.open(db);
     const knownTopics = await messages.cache.topics();
-    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, webPush, ledger, close: closeAll };
+    const ping = async (): Promise<void> => void (await db.command({ ping: 1 }));
+    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -46,7 +46,8 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
     const webPush = config.webPush ? new PostgresWebPushStore(pool) : undefined;
     const ledger = new PostgresSpendLedger(pool);
     const knownTopics = await messages.cache.topics();
-    return { ...messages, knownTopics, auth, attachments, webPush, ledger, close: closeAll };
+    const ping = async (): Promise<void> => void (await pool.query('SELECT 1'));
+    return { ...messages, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -13,14 +13,17 @@ import { SqliteMessageCache } from './message-cache.js';
  * without a round trip through the database, so this process's subscribers see only this
  * process's publishes (a backend for several nodes tails its database instead).
  */
-export function openSqliteStore(file: string, startupQueries = ''): Store {
+export function openSqliteStore(file: string, startupQueries = ''): Store & { ping(): Promise<void> } {
   const db = openDatabase(file, startupQueries);
+  // A read of the schema page (in WAL mode readers wait for no writer): what any query needs first.
+  const ping = db.prepare('SELECT 1 FROM sqlite_master LIMIT 1');
   const cache = new SqliteMessageCache(db);
   const feed = new InProcessFeed(cache.newestSeq());
   return {
     cache,
     jobs: sqliteJobBackend(new SqliteJobRepository(db)),
     feed,
+    ping: async () => void ping.get(),
     close: async () => {
       feed.close();
       db.close();
