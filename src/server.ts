@@ -31,6 +31,7 @@ import { pushTtlSeconds, WebPush } from './push/web-push.js';
 import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
 import { watchDatabasePing } from './metrics/db-ping.js';
+import { Monitors } from './monitors/monitors.js';
 import { clientAddressOf } from './transports/client.js';
 import { headersTooLarge } from './transports/http/header-limit.js';
 import { RejectionLog } from './transports/http/rejections.js';
@@ -118,8 +119,10 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     mailer,
     webPush,
     calls: phoneCalls(config, log, metrics),
+    monitors: undefined,
     web,
   };
+  ctx.monitors = monitorsOf(config, store, ctx);
   metrics?.watch(stateOf(ctx));
   // Completes with the store.
   feed.lost$?.subscribe((range) => interruptLiveStreams(ctx, range));
@@ -147,6 +150,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   clusterLimits?.start();
   const nodeTimer = repeatLocally(() => nodeHousekeeping(ctx), config.managerIntervalMs);
   const dbPing = metrics && watchDatabasePing(() => store.ping(), metrics, log, config.managerIntervalMs);
+  ctx.monitors?.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -157,6 +161,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       await scheduler.stop();
       await nodeTimer.stop();
       await dbPing?.stop();
+      await ctx.monitors?.stop();
       await clusterLimits?.stop();
       await publisher.drain();
       await mailer?.close();
@@ -171,6 +176,13 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       log.info('stopped');
     })());
   return { port, metricsPort: metricsSocket && uws.us_socket_local_port(metricsSocket), smtpPort: smtp?.port, context: ctx, close };
+}
+
+/** The heartbeat monitors, when monitor-file is set (the config makes sure auth-file is too). */
+function monitorsOf(config: Config, store: Stores, ctx: ServerContext): Monitors | undefined {
+  if (!config.monitors || !store.monitors || !ctx.access) return undefined;
+  const { limit, checkIntervalMs } = config.monitors;
+  return new Monitors(store.monitors, { limit, checkEveryMs: checkIntervalMs, cacheDurationMs: config.cacheDurationMs }, { publisher: ctx.publisher, access: ctx.access, log: ctx.log });
 }
 
 /** The Twilio gateway and the caller placing calls with it, when twilio-account is set. */

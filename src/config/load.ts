@@ -120,6 +120,10 @@ function checkCombinations(c: Config): void {
   if (push && push.expiryWarningMs > 0 && push.expiryWarningMs > push.expiryMs) throw new ConfigError('web push expiry warning duration cannot be higher than web push expiry duration');
   if (c.smtpServer && !c.smtpServer.domain) throw new ConfigError('if smtp-server-listen is set, smtp-server-domain must also be set');
   if (c.twilio) checkTwilio(c, c.twilio);
+  if (c.monitors && !c.authFile) throw new ConfigError('if monitor-file is set, auth-file must also be set (monitors belong to users)');
+  if (c.monitors && c.databaseUrl) throw new ConfigError('monitor-file cannot be used with database-url: monitors are kept in an SQLite file, which the nodes of a cluster do not share');
+  if (c.monitors && c.monitors.checkIntervalMs < 1000) throw new ConfigError('monitor-check-interval must be at least 1s');
+  if (c.monitors && c.monitors.limit < 1) throw new ConfigError('monitor-limit must be at least 1');
 }
 
 /** ntfy's rule, naming what is missing; the account SID's form is the twilio SDK's, which refuses any other. */
@@ -263,6 +267,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
     upstream: str('upstream-base-url') === '' ? undefined : { baseUrl: str('upstream-base-url'), accessToken: str('upstream-access-token') },
+    monitors: str('monitor-file') === '' ? undefined : { file: str('monitor-file'), checkIntervalMs: duration('monitor-check-interval'), limit: v['monitor-limit'] as number },
     webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[], v['web-push-allow-private-endpoints'] as boolean),
     metrics: {
       enabled: (v['enable-metrics'] as boolean) || str('metrics-listen-http') !== '',

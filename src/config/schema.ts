@@ -132,6 +132,13 @@ export const settings = {
   },
   'upstream-base-url': { kind: 'string', default: '', doc: 'Server to send poll requests to for iOS instant notifications, e.g. https://ntfy.sh (needs base-url)' },
   'upstream-access-token': { kind: 'string', default: '', doc: 'Access token for upstream-base-url, if its limits or access control need one' },
+  'monitor-file': {
+    kind: 'string',
+    default: '',
+    doc: 'SQLite file of the heartbeat monitors (/v1/monitors, /v1/heartbeat/<key>; ntfy after 2.28); empty turns them off (40066); needs auth-file, not with database-url',
+  },
+  'monitor-check-interval': { kind: 'duration', default: '30s', doc: 'How often monitors that missed their heartbeat are looked for, turned DOWN and alerted' },
+  'monitor-limit': { kind: 'int', default: 20, doc: 'Tocsin: most monitors one user may have (42912 past it)' },
   'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
   'web-push-private-key': { kind: 'string', default: '', doc: 'VAPID private key' },
   'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
@@ -290,6 +297,8 @@ export interface Config {
   visitorAttachmentDailyBandwidthLimit: number;
   /** Poll requests for iOS; undefined without upstream-base-url. */
   upstream: UpstreamConfig | undefined;
+  /** Heartbeat monitors; undefined without monitor-file. */
+  monitors: { file: string; checkIntervalMs: number; limit: number } | undefined;
   /** Web Push to browsers; undefined when off (no web-push-public-key). Durations in ms. */
   webPush: WebPushConfig | undefined;
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */

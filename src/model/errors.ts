@@ -78,6 +78,14 @@ export const errors = {
   tagsTooLarge: row(40058, 400, 'invalid request: tags too large', `${docs}/publish/#limitations`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  // Heartbeat monitors (ntfy's server_monitor.go, after 2.28): its codes; the messages are Tocsin's.
+  monitorBodyInvalid: row(40060, 400, 'invalid request: monitor body must be JSON with key, period, grace and alert_topic'),
+  monitorKeyInvalid: row(40061, 400, 'invalid request: monitor key invalid (1-64 of A-Z, a-z, 0-9, - and _)'),
+  monitorPeriodInvalid: row(40062, 400, 'invalid request: monitor period must be 30 to 86400 seconds'),
+  monitorGraceInvalid: row(40063, 400, 'invalid request: monitor grace must be 10 to 86400 seconds'),
+  monitorAlertTopicInvalid: row(40064, 400, 'invalid request: monitor alert topic invalid'),
+  monitorAlertPriorityInvalid: row(40065, 400, 'invalid request: monitor alert priority must be 1 to 5'),
+  monitorsDisabled: row(40066, 400, 'invalid request: monitors are not enabled'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
   tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
   // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
@@ -85,12 +93,15 @@ export const errors = {
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),
+  monitorNotFound: row(40402, 404, 'monitor not found'),
   userExists: row(40901, 409, 'conflict: user already exists'),
   topicReserved: row(40902, 409, 'conflict: access control entry for topic or topic pattern already exists'),
   subscriptionExists: row(40903, 409, 'conflict: topic subscription already exists'),
   phoneNumberExists: row(40904, 409, 'conflict: phone number already exists'),
   provisionedUserChange: row(40905, 409, 'conflict: cannot change or delete provisioned user'),
   provisionedTokenChange: row(40906, 409, 'conflict: cannot change or delete provisioned token'),
+  // ntfy's prototype answers 40908, which ntfy 2.25 gave to e-mail addresses; Tocsin keeps codes unique.
+  monitorExists: row(40909, 409, 'conflict: monitor already exists'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
@@ -107,6 +118,8 @@ export const errors = {
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   tooManyCalls: row(42910, 429, 'limit reached: daily phone call quota reached', `${docs}/publish/#limitations`),
+  // Tocsin's own (ntfy's prototype has no limit): past monitor-limit monitors.
+  tooManyMonitors: row(42912, 429, 'limit reached: too many monitors for this user'),
   internal: row(50001, 500, 'internal server error'),
   missingBaseUrl: row(50003, 500, 'internal server error: base-url must be be configured for this feature', `${docs}/config/`),
   insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),

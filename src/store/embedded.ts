@@ -10,6 +10,8 @@ import { opening } from './sqlite/open-error.js';
 import { openSqliteStore } from './sqlite/store.js';
 import { SqliteWebPushStore } from './sqlite/webpush-store.js';
 import type { WebPushStore } from './webpush-store.js';
+import type { MonitorStore } from './monitor-store.js';
+import { SqliteMonitorStore } from './sqlite/monitor-store.js';
 
 /**
  * The embedded backend, used when database-url is unset: the cache and the jobs in one
@@ -22,21 +24,25 @@ export async function openEmbedded(config: Config): Promise<Stores> {
   const { store, knownTopics } = await openCache(config);
   let auth: AuthStore | undefined;
   let webPush: WebPushStore | undefined;
+  let monitors: MonitorStore | undefined;
   try {
     auth = config.authFile ? await openAuthFile(config.authFile) : undefined;
     webPush = config.webPush ? await openWebPushFile(config.webPush.file, config.webPush.startupQueries) : undefined;
+    monitors = config.monitors ? await openMonitorFile(config.monitors.file) : undefined;
     const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
     const close = async (): Promise<void> => {
       await store.close();
       await auth?.close();
       await webPush?.close();
+      await monitors?.close();
       await attachments?.close();
     };
-    return { ...store, knownTopics, auth, attachments, webPush, close };
+    return { ...store, knownTopics, auth, attachments, webPush, monitors, close };
   } catch (err) {
     await store.close();
     await auth?.close();
     await webPush?.close();
+    await monitors?.close();
     throw err;
   }
 }
@@ -70,6 +76,13 @@ function openAuthFile(file: string): Promise<AuthStore> {
   return opening('auth-file', file, async () => {
     mkdirSync(dirname(file), { recursive: true });
     return new SqliteAuthStore(file);
+  });
+}
+
+function openMonitorFile(file: string): Promise<MonitorStore> {
+  return opening('monitor-file', file, async () => {
+    mkdirSync(dirname(file), { recursive: true });
+    return new SqliteMonitorStore(file);
   });
 }
 

@@ -6,6 +6,7 @@ import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
+import type { MonitorStore } from './monitor-store.js';
 import { openMongo, openMongoAuth, type MongoObserver } from './mongo/open.js';
 import type { StoreLog } from './store-reports.js';
 import { openPostgres, openPostgresAuth } from './postgres/open.js';
@@ -30,6 +31,8 @@ export interface Stores extends Store {
   attachments: AttachmentStore | undefined;
   /** Undefined without web-push-public-key: Web Push is off. */
   webPush: WebPushStore | undefined;
+  /** Undefined without monitor-file; only the embedded backend keeps monitors (the config refuses the others). */
+  monitors?: MonitorStore;
   /** How nodes sharing the store share visitor limits; undefined for a store that serves one node. */
   ledger?: SpendLedger;
   /**

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Caller } from '../calls/caller.js';
+import type { Monitors } from '../monitors/monitors.js';
 import type { TwilioGateway } from '../calls/twilio.js';
 import type { Config } from '../config/schema.js';
 import type { MailSender } from '../mail/outbound/mailer.js';
@@ -63,6 +64,8 @@ export interface ServerContext {
   mailer: MailSender | undefined;
   /** Pushes messages to subscribed browsers; undefined without web-push-public-key. */
   webPush: WebPush | undefined;
+  /** Heartbeat monitors; undefined without monitor-file. */
+  monitors: Monitors | undefined;
   /** Phone calls (X-Call) and number verification; undefined without twilio-account. */
   calls: { twilio: TwilioGateway; caller: Caller } | undefined;
   /** The web app's files (web-root); undefined when off. */

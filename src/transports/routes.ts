@@ -23,6 +23,7 @@ import { unifiedPushPayer } from './guards/unified-push.js';
 import { isTrueWord, rawParam } from './http/params.js';
 import { matrixDiscovery, matrixNotify, matrixPath } from './matrix.js';
 import { deleteWebPush, updateWebPush } from './webpush.js';
+import * as monitors from './monitors.js';
 import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuards } from './publish/handler.js';
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
@@ -151,6 +152,12 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/users\/access$/, handle: admin.resetAccess },
   { methods: ['POST'], pattern: /^\/v1\/webpush$/, handle: updateWebPush },
   { methods: ['DELETE'], pattern: /^\/v1\/webpush$/, handle: deleteWebPush },
+  { methods: ['GET'], pattern: /^\/v1\/monitors$/, handle: monitors.listMonitors },
+  { methods: ['POST'], pattern: /^\/v1\/monitors$/, handle: monitors.addMonitor },
+  { methods: ['GET'], pattern: new RegExp(`^/v1/monitors/(${topic})$`), handle: monitors.getMonitor },
+  { methods: ['PATCH'], pattern: new RegExp(`^/v1/monitors/(${topic})$`), handle: monitors.updateMonitor },
+  { methods: ['DELETE'], pattern: new RegExp(`^/v1/monitors/(${topic})$`), handle: monitors.deleteMonitor },
+  { methods: ['GET', 'POST', 'PUT'], pattern: new RegExp(`^/v1/heartbeat/(${topic})$`), handle: monitors.heartbeat },
   { methods: ['GET'], pattern: matrixPath, handle: matrixDiscovery },
   { methods: ['POST'], pattern: matrixPath, handle: matrixNotify(publishGuards) },
   {

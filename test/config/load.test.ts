@@ -165,6 +165,17 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { ...complete, 'twilio-call-format': '<Say>{{ .Message | shout }}</Say>' } }), { message: 'invalid value for twilio-call-format: template: twiml:1:19: function "shout" not defined' });
   });
 
+  it('monitors: monitor-file turns them on, with its check interval (30s) and per-user limit (20); it needs auth-file and no database-url', () => {
+    assert.equal(loadConfig().config.monitors, undefined);
+    assert.deepEqual(loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db' } }).config.monitors, { file: '/tmp/m.db', checkIntervalMs: 30_000, limit: 20 });
+    const env = loadConfig({ env: { NTFY_MONITOR_FILE: '/tmp/m.db', NTFY_AUTH_FILE: '/tmp/a.db', NTFY_MONITOR_CHECK_INTERVAL: '2m', TOCSIN_MONITOR_LIMIT: '5' } }).config.monitors;
+    assert.deepEqual(env, { file: '/tmp/m.db', checkIntervalMs: 120_000, limit: 5 });
+    assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db' } }), { message: 'if monitor-file is set, auth-file must also be set (monitors belong to users)' });
+    assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'database-url': 'postgres://db/t' } }), { message: 'monitor-file cannot be used with database-url: monitors are kept in an SQLite file, which the nodes of a cluster do not share' });
+    assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'monitor-check-interval': '500ms' } }), { message: 'monitor-check-interval must be at least 1s' });
+    assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'monitor-limit': 0 } }), { message: 'monitor-limit must be at least 1' });
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });

@@ -82,6 +82,7 @@ export async function deleteAccount(ctx: ServerContext, ex: Exchange, req: Reque
   await confirm(ctx, user, password);
   await unlessProvisioned(accounts(ctx).store.removeUser(user.name));
   await ctx.webPush?.store.removeByUser(user.name);
+  await ctx.monitors?.store.removeByUser(user.name);
   await syncAccount(ctx, user);
   ex.json(success);
 }

@@ -74,6 +74,7 @@ export async function deleteUser(ctx: ServerContext, ex: Exchange, req: RequestI
   const user = await existingUser(store, username);
   if (user.role !== 'user') throw errors.unauthorized.wrap('can only remove regular users from API');
   await unlessProvisioned(store.removeUser(username));
+  await ctx.monitors?.store.removeByUser(username);
   ex.json(success);
 }
 
