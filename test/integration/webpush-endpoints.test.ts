@@ -145,7 +145,7 @@ describe('web push — endpoints accepted', () => {
     assert.equal((await fetch(`${s.url}/alerts`, { method: 'POST', body: 'hi' })).status, 200);
 
     // Then: the push's own lookup refused the address, so no connection was made.
-    const failed = await log.next((r) => r.msg === 'web push failed');
+    const failed = await log.next((r) => r.msg === 'web push failed; subscription kept');
     assert.equal((failed.err as Json).message, 'fcm.googleapis.com resolves to 127.0.0.1, not a public address');
     assert.equal(asked, 2);
   });
