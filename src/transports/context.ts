@@ -49,7 +49,7 @@ export interface ServerContext {
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by their set of topics. */
   fanout: StreamFanout;
-  /** The HTTP streams' keepalive events, every keepalive-interval. */
+  /** The HTTP streams' keepalive events and the WebSockets' pings, every keepalive-interval. */
   keepalives: Keepalives;
   /** Open subscriber connections, ended at shutdown. */
   connections: Set<Connection>;
