@@ -7,7 +7,8 @@ import type { Config } from './config/schema.js';
 import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { openStores, type Stores } from './store/index.js';
-import { visitorKey } from './visitors/address.js';
+import { visitorKey, visitorNetwork } from './visitors/address.js';
+import { BanFeed } from './visitors/ban-feed.js';
 import { ClusterLimits } from './visitors/cluster-limits.js';
 import { Visitors } from './visitors/visitors.js';
 import { TopicHub } from './streams/hub.js';
@@ -114,6 +115,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     subscriptions: new SubscriptionTally(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
+    bans: config.ban && new BanFeed(config.ban, (address) => visitorNetwork(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6), log),
     metrics,
     mailer,
     webPush,
@@ -166,6 +168,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       for (const connection of [...ctx.connections]) connection.end();
       dashboard?.close();
       ctx.connections.clear();
+      await ctx.bans?.close();
       await stats.save();
       await store.close();
       log.info('stopped');

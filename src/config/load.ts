@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { canonicalKey, envNames, reservedTopics, settings, type BanConfig, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { parseBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
 import { compileCallFormat } from '../calls/twiml.js';
@@ -219,6 +220,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     authUsers: v['auth-users'] as string[],
     authAccess: v['auth-access'] as string[],
     authTokens: v['auth-tokens'] as string[],
+    authAccessCache: v['auth-access-cache'] as boolean,
     enableLogin: v['enable-login'] as boolean,
     enableSignup: v['enable-signup'] as boolean,
     enableReservations: v['enable-reservations'] as boolean,
@@ -226,6 +228,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     accountCreationLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
     visitorRequestLimitBurst: v['visitor-request-limit-burst'] as number,
     visitorRequestLimitReplenishMs: duration('visitor-request-limit-replenish'),
+    topicCreationLimit: { burst: v['visitor-topic-creation-limit-burst'] as number, replenishMs: duration('visitor-topic-creation-limit-replenish') },
     visitorRequestLimitExemptHosts: v['visitor-request-limit-exempt-hosts'] as string[],
     visitorSubscriptionLimit: v['visitor-subscription-limit'] as number,
     visitorSubscriberRateLimiting: v['visitor-subscriber-rate-limiting'] as boolean,
@@ -269,10 +272,23 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
     },
     enableDashboard: v['enable-dashboard'] as boolean,
+    ban: banOf(str('ban-file'), duration('ban-window'), v['ban-threshold'] as number, v['ban-weights'] as string[]),
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
   };
+}
+
+/** The ban feed, off without a file; ban-weights are checked either way (ntfy refuses a malformed entry at startup). */
+function banOf(file: string, windowMs: number, threshold: number, entries: readonly string[]): BanConfig | undefined {
+  let weights: BanWeights;
+  try {
+    weights = parseBanWeights(entries);
+  } catch (err) {
+    throw new ConfigError(`invalid value for ban-weights: ${(err as Error).message}`);
+  }
+  if (file !== '' && windowMs <= 0) throw new ConfigError('ban-window must be greater than 0');
+  return file === '' ? undefined : { file, windowMs, threshold, weights };
 }
 
 function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[], allowPrivate: boolean): WebPushConfig {

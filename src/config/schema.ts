@@ -6,6 +6,7 @@
  */
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
 import type { Template } from '../template/index.js';
+import { defaultBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
@@ -79,6 +80,11 @@ export const settings = {
   'auth-users': { kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
   'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
   'auth-tokens': { kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
+  'auth-access-cache': {
+    kind: 'bool',
+    default: false,
+    doc: 'Decide topic access from an in-memory table of every access entry rather than a store read per new user and topic (ntfy 2.24, for busy servers); it is reloaded after any change, here, by the CLI or on another node, within the store\'s staleness bound',
+  },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
   'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
   'enable-reservations': { kind: 'bool', default: false, doc: 'Let users reserve topics, as far as their tier allows' },
@@ -87,6 +93,12 @@ export const settings = {
   'visitor-account-creation-limit-burst': { kind: 'int', default: 3, doc: 'Accounts a visitor may sign up at once before 42906 (fixed in ntfy)' },
   'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
   'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
+  'visitor-topic-creation-limit-burst': {
+    kind: 'int',
+    default: 100,
+    doc: 'New topics (not yet known to this server) a visitor may publish or subscribe to at once before 42911, as ntfy 2.23; 0 turns the limit off',
+  },
+  'visitor-topic-creation-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more new topic per this interval (ntfy 2.23)' },
   'visitor-request-limit-exempt-hosts': { kind: 'list', default: [], doc: 'Addresses or networks never rate-limited, e.g. 10.0.0.0/8' },
   'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903; a poll=1 counts while it runs' },
   'visitor-subscriber-rate-limiting': {
@@ -170,6 +182,14 @@ export const settings = {
     default: false,
     doc: 'Tocsin: serve the live operations dashboard (/dashboard) and its feed, GET /v1/dashboard/ws, to admins (to anyone, without topic names, when there is no access control)',
   },
+  'ban-file': { kind: 'string', default: '', doc: 'File the abuse ban feed appends offender lines to, for fail2ban to tail (ntfy 2.26); empty turns the feed off' },
+  'ban-window': { kind: 'duration', default: '1m', doc: 'Window over which a visitor network\'s weighted refusals are counted; at most one line per network per window' },
+  'ban-threshold': { kind: 'int', default: 100, doc: 'Weighted refusals a visitor network may collect within ban-window; the next one writes its line' },
+  'ban-weights': {
+    kind: 'list',
+    default: defaultBanWeights,
+    doc: 'Strikes per refusal, each KEY:WEIGHT: KEY * (any), an ntfy code (42909), a code prefix (429*) or an HTTP status (403); the longest match wins, 0 exempts',
+  },
   'log-level': { kind: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error'], doc: 'Log level' },
   'log-format': { kind: 'enum', default: 'text', values: ['text', 'json'], doc: 'Log format' },
   'log-file': { kind: 'string', default: '', doc: 'Write logs to this file instead of stderr' },
@@ -224,6 +244,14 @@ export interface TwilioConfig {
   callFormat: Template;
 }
 
+/** ntfy 2.26's abuse ban feed (visitors/ban-feed.ts). */
+export interface BanConfig {
+  file: string;
+  windowMs: number;
+  threshold: number;
+  weights: BanWeights;
+}
+
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
 export interface Config {
   baseUrl: string;
@@ -258,6 +286,8 @@ export interface Config {
   authUsers: readonly string[];
   authAccess: readonly string[];
   authTokens: readonly string[];
+  /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
+  authAccessCache: boolean;
   enableLogin: boolean;
   enableSignup: boolean;
   enableReservations: boolean;
@@ -266,6 +296,8 @@ export interface Config {
   visitorRequestLimitBurst: number;
   visitorRequestLimitReplenishMs: number;
   visitorRequestLimitExemptHosts: readonly string[];
+  /** visitor-topic-creation-limit-*: burst 0 is off. */
+  topicCreationLimit: RateLimit;
   visitorSubscriptionLimit: number;
   visitorSubscriberRateLimiting: boolean;
   visitorPrefixBitsIpv4: number;
@@ -295,6 +327,8 @@ export interface Config {
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */
   metrics: { enabled: boolean; listen: { host: string; port: number } | undefined };
   enableDashboard: boolean;
+  /** The abuse ban feed (ban-*); undefined without ban-file. */
+  ban: BanConfig | undefined;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -107,6 +107,8 @@ export const errors = {
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   tooManyCalls: row(42910, 429, 'limit reached: daily phone call quota reached', `${docs}/publish/#limitations`),
+  // ntfy 2.23's errHTTPTooManyRequestsLimitTopicCreation; its number is inferred (42910 is calls, so the next).
+  tooManyTopicCreations: row(42911, 429, 'limit reached: too many new topics, please slow down', `${docs}/publish/#limitations`),
   internal: row(50001, 500, 'internal server error'),
   missingBaseUrl: row(50003, 500, 'internal server error: base-url must be be configured for this feature', `${docs}/config/`),
   insufficientStorageUnifiedPush: row(50701, 507, 'cannot publish to UnifiedPush topic without previously active subscriber'),
