@@ -120,6 +120,7 @@ const stream =
 /** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts (webSocketGuards). */
 export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
+  { methods: ['GET'], pattern: /^\/v1\/version$/, handle: admin.getVersion },
   { methods: ['GET'], pattern: /^\/v1\/config$/, handle: getWebConfig },
   { methods: ['GET'], pattern: /^\/config\.js$/, handle: getWebConfigScript },
   // The web app (web/): its page for a browser at / (and /{topic}, below), the files it loads, the dashboard's page.

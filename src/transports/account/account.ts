@@ -26,7 +26,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   if (signup) {
     if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
     if (user) throw errors.unauthorized;
-    if (!accounts(ctx).signups.allows(clientAddressOf(ctx, req))) throw errors.tooManyAccounts;
+    if (!accounts(ctx).accountActions.allows(clientAddressOf(ctx, req))) throw errors.tooManyAccountActions;
   }
   const fields = await body;
   const username = text(fields, 'username');
@@ -35,7 +35,7 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   const store = accounts(ctx).store;
   if (await store.user(username)) throw errors.userExists;
   await store.addUser(username, await bcrypt.hash(password, bcryptCost), 'user');
-  if (signup) accounts(ctx).signups.take(clientAddressOf(ctx, req));
+  if (signup) accounts(ctx).accountActions.take(clientAddressOf(ctx, req));
   ex.json(success);
 }
 
