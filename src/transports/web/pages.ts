@@ -16,11 +16,11 @@ export function isBrowser(req: RequestInfo): boolean {
 }
 
 /** Serves the web app's page (or the dashboard's) to a browser, with its policy; false when not a browser or the web app is off. */
-export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard'): boolean {
+export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard', headers: readonly [string, string][] = []): boolean {
   const site = ctx.web;
   const file = site?.[page];
   if (!site || !file || !isBrowser(req)) return false;
-  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)]]);
+  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)], ...headers]);
   return true;
 }
 
