@@ -30,7 +30,7 @@ import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuar
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
 import { topicList } from './subscribe/topic-list.js';
-import { servePage, serveStatic } from './web/pages.js';
+import { servePage, serveStatic, serveStaticAt } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -115,6 +115,9 @@ const linkPage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app', [['Referrer-Policy', 'no-referrer'], ['X-Robots-Tag', 'noindex']])) throw errors.notFound;
 };
 
+/** A file a link page loads from its own directory: the web build's file of that name (no token has a dot, so none is taken for one). */
+const linkPageFile: Handler = (ctx, ex, req, [file]) => (file === 'config.js' ? getWebConfigScript(ctx, ex) : serveStaticAt(ctx, ex, req, `/${file as string}`));
+
 /** GET /dashboard: the admin dashboard's page for a browser; otherwise a topic named dashboard. */
 const dashboardPage: Handler = (ctx, ex, req, groups) => {
   if (!servePage(ctx, ex, req, 'dashboard')) return topicPage(ctx, ex, req, groups);
@@ -137,6 +140,8 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
   // The pages magic links open (ntfy 2.25), and the reset request's: the app's page, the token kept from referrers and indexes.
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
+  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.
+  { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },

@@ -26,7 +26,12 @@ export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, pa
 
 /** GET /static/… and the build's top-level files (/sw.js, /favicon.ico): what the pages load. */
 export function serveStatic(ctx: ServerContext, ex: Exchange, req: RequestInfo): void {
-  const file = ctx.web?.file(req.path);
+  serveStaticAt(ctx, ex, req, req.path);
+}
+
+/** The build's file at `path`, asked for at another URL (the link pages' relative ones). */
+export function serveStaticAt(ctx: ServerContext, ex: Exchange, req: RequestInfo, path: string): void {
+  const file = ctx.web?.file(path);
   if (!file) throw errors.notFound;
   serveWebFile(ex, req, file);
 }
