@@ -105,7 +105,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     config, log, cache, feed, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
-      signups: config.accountCreationLimit,
+      accountActions: config.accountActionLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }),
     flusher,

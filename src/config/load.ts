@@ -95,10 +95,12 @@ const maxShards = 64;
 
 /** ntfy's rules for settings that need each other (cmd/serve.go); a database-url holds the users as auth-file would. */
 function checkCombinations(c: Config): void {
-  if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.enableReservations)) {
-    throw new ConfigError('cannot set enable-signup, enable-login or enable-reservations if auth-file is not set');
+  if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.requireLogin || c.enableReservations)) {
+    throw new ConfigError('cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set');
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
+  if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
+  if (c.smtpSenderVerify && !c.smtpSender) throw new ConfigError('if smtp-sender-verify is set, smtp-sender-addr must also be set');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
   // ntfy refuses them too: a limit of 0 would refuse every title, or every tag.
@@ -223,9 +225,10 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     authAccessCache: v['auth-access-cache'] as boolean,
     enableLogin: v['enable-login'] as boolean,
     enableSignup: v['enable-signup'] as boolean,
+    requireLogin: v['require-login'] as boolean,
     enableReservations: v['enable-reservations'] as boolean,
     authFailureLimit: { burst: v['visitor-auth-failure-limit-burst'] as number, replenishMs: duration('visitor-auth-failure-limit-replenish') },
-    accountCreationLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
+    accountActionLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
     visitorRequestLimitBurst: v['visitor-request-limit-burst'] as number,
     visitorRequestLimitReplenishMs: duration('visitor-request-limit-replenish'),
     topicCreationLimit: { burst: v['visitor-topic-creation-limit-burst'] as number, replenishMs: duration('visitor-topic-creation-limit-replenish') },
@@ -241,6 +244,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       str('smtp-sender-addr') === ''
         ? undefined
         : { ...relayAddress(str('smtp-sender-addr')), user: str('smtp-sender-user'), pass: str('smtp-sender-pass'), from: str('smtp-sender-from') },
+    smtpSenderVerify: v['smtp-sender-verify'] as boolean,
     smtpServer:
       str('smtp-server-listen') === ''
         ? undefined

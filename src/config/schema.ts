@@ -87,11 +87,16 @@ export const settings = {
   },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
   'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
+  'require-login': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tell the web app to send visitors who are not logged in to its login page, as ntfy 2.15 (the API stays governed by the access entries); needs enable-login',
+  },
   'enable-reservations': { kind: 'bool', default: false, doc: 'Let users reserve topics, as far as their tier allows' },
   'visitor-auth-failure-limit-burst': { kind: 'int', default: 30, doc: 'Failed logins a visitor may make at once before 42909 (fixed in ntfy)' },
   'visitor-auth-failure-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more failed login allowed per this interval (fixed in ntfy)' },
-  'visitor-account-creation-limit-burst': { kind: 'int', default: 3, doc: 'Accounts a visitor may sign up at once before 42906 (fixed in ntfy)' },
-  'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
+  'visitor-account-creation-limit-burst': { kind: 'int', default: 6, doc: 'Account actions (sign-ups and password-reset requests) a visitor may make at once before 42906 (fixed at 6 in ntfy 2.25)' },
+  'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account action allowed per this interval (fixed in ntfy)' },
   'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
   'visitor-topic-creation-limit-burst': {
     kind: 'int',
@@ -116,6 +121,11 @@ export const settings = {
   'smtp-sender-user': { kind: 'string', default: '', doc: 'User name at the SMTP relay (AUTH PLAIN); empty sends without logging in' },
   'smtp-sender-pass': { kind: 'string', default: '', doc: 'Password at the SMTP relay' },
   'smtp-sender-from': { kind: 'string', default: '', doc: 'Sender address of forwarded e-mails, e.g. ntfy@example.com' },
+  'smtp-sender-verify': {
+    kind: 'bool',
+    default: false,
+    doc: 'Forward X-Email messages only to addresses the publishing user verified (ntfy 2.21): anonymous 40053, another address 40052; needs smtp-sender-addr',
+  },
   'smtp-server-listen': { kind: 'string', default: '', doc: 'Address ([host]:port) of the SMTP listener that publishes incoming e-mail, e.g. :25; empty: none' },
   'smtp-server-domain': { kind: 'string', default: '', doc: 'E-mail domain of the SMTP listener (the MX record\'s), e.g. ntfy.example.com' },
   'smtp-server-addr-prefix': { kind: 'string', default: '', doc: 'Prefix every recipient must carry before the topic, e.g. ntfy- for ntfy-mytopic@domain (against spam)' },
@@ -290,9 +300,11 @@ export interface Config {
   authAccessCache: boolean;
   enableLogin: boolean;
   enableSignup: boolean;
+  requireLogin: boolean;
   enableReservations: boolean;
   authFailureLimit: RateLimit;
-  accountCreationLimit: RateLimit;
+  /** Sign-ups and password-reset requests per address (ntfy 2.25's account-action limiter). */
+  accountActionLimit: RateLimit;
   visitorRequestLimitBurst: number;
   visitorRequestLimitReplenishMs: number;
   visitorRequestLimitExemptHosts: readonly string[];
@@ -307,6 +319,8 @@ export interface Config {
   visitorEmailLimitReplenishMs: number;
   /** E-mail out: the relay that forwards X-Email messages; undefined when off (40001). */
   smtpSender: { host: string; port: number; user: string; pass: string; from: string } | undefined;
+  /** smtp-sender-verify: X-Email only to the publisher's verified addresses. */
+  smtpSenderVerify: boolean;
   /** E-mail in: the SMTP listener publishing what it receives; undefined when off. */
   smtpServer: { listen: { host: string; port: number }; domain: string; addrPrefix: string } | undefined;
   /** Phone calls (X-Call) and number verification through Twilio; undefined when off (40032). */

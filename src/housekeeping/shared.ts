@@ -3,7 +3,7 @@ import type { ServerContext } from '../transports/context.js';
 
 /**
  * The housekeeping of the stores every node shares, run as one Agenda job so that one node
- * at a time does it (see Scheduler): expired messages, expired tokens, and expired
+ * at a time does it (see Scheduler): expired messages, expired tokens and magic links, and expired
  * attachments with their entry in the cached messages, and web push subscriptions not
  * renewed in time (warned, then removed). Errors are logged; the next run tries again.
  */
@@ -11,6 +11,7 @@ export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache
   try {
     const pruned = await ctx.cache.prune(nowSeconds());
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
+    await ctx.access?.store.removeExpiredMagicLinks(nowSeconds());
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
     const webPush = await ctx.webPush?.housekeep(nowSeconds());

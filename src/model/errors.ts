@@ -78,6 +78,11 @@ export const errors = {
   tagsTooLarge: row(40058, 400, 'invalid request: tags too large', `${docs}/publish/#limitations`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  emailAddressInvalid: row(40050, 400, 'invalid request: invalid e-mail address', `${docs}/publish/#e-mail-notifications`),
+  emailVerificationLinkInvalid: row(40051, 400, 'invalid request: email verification link invalid or expired'),
+  emailAddressNotVerified: row(40052, 400, 'invalid request: email address not verified', `${docs}/publish/#e-mail-notifications`),
+  anonymousEmailNotAllowed: row(40053, 400, 'invalid request: anonymous email sending is not allowed', `${docs}/publish/#e-mail-notifications`),
+  resetLinkInvalid: row(40054, 400, 'invalid request: password reset link invalid or expired'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
   tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
   // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
@@ -91,6 +96,8 @@ export const errors = {
   phoneNumberExists: row(40904, 409, 'conflict: phone number already exists'),
   provisionedUserChange: row(40905, 409, 'conflict: cannot change or delete provisioned user'),
   provisionedTokenChange: row(40906, 409, 'conflict: cannot change or delete provisioned token'),
+  emailExists: row(40907, 409, 'conflict: email address already exists'),
+  emailPrimaryElsewhere: row(40908, 409, 'conflict: email address is the primary email on another account'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
@@ -103,7 +110,8 @@ export const errors = {
   tooManyTopics: row(42904, 429, 'limit reached: the total number of topics on the server has been reached, please contact the admin', `${docs}/publish/#limitations`),
   bandwidthLimit: row(42905, 429, 'limit reached: daily bandwidth reached', `${docs}/publish/#limitations`),
   tooManyMessages: row(42908, 429, 'limit reached: daily message quota reached', `${docs}/publish/#limitations`),
-  tooManyAccounts: row(42906, 429, 'limit reached: too many accounts created', `${docs}/publish/#limitations`),
+  // ntfy 2.25: sign-ups and password-reset requests share this limit.
+  tooManyAccountActions: row(42906, 429, 'limit reached: too many account requests', `${docs}/publish/#limitations`),
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   tooManyCalls: row(42910, 429, 'limit reached: daily phone call quota reached', `${docs}/publish/#limitations`),

@@ -95,11 +95,14 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { 'ban-file': '/tmp/b.log', 'ban-window': '0s' } }), /ban-window must be greater than 0/);
   });
 
-  it('account switches need an auth-file, and sign-up needs login (as ntfy)', () => {
-    assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login or enable-reservations if auth-file is not set/);
+  it('account switches need an auth-file, and sign-up and require-login need login (as ntfy)', () => {
+    assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set/);
+    assert.throws(() => loadConfig({ env: { NTFY_REQUIRE_LOGIN: 'true' } }), /cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set/);
     assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true } }), /cannot set enable-signup without also setting enable-login/);
-    const { config } = loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true, 'enable-login': true } });
-    assert.deepEqual([config.enableSignup, config.accountCreationLimit, config.authFailureLimit], [true, { burst: 3, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
+    assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'require-login': true } }), /cannot set require-login without also setting enable-login/);
+    assert.equal(loadConfig().config.requireLogin, false);
+    const { config } = loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true, 'enable-login': true }, env: { NTFY_REQUIRE_LOGIN: 'true' } });
+    assert.deepEqual([config.enableSignup, config.requireLogin, config.accountActionLimit, config.authFailureLimit], [true, true, { burst: 6, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
   });
 
   it('e-mail: the relay needs base-url and smtp-sender-from, the listener its domain (as ntfy); both parse to addresses', () => {
@@ -114,6 +117,14 @@ describe('config', () => {
     assert.deepEqual(config.smtpServer, { listen: { host: '', port: 25 }, domain: 'n.example', addrPrefix: 'ntfy-' });
     assert.deepEqual([config.visitorEmailLimitBurst, config.visitorEmailLimitReplenishMs], [16, 3_600_000]);
     assert.deepEqual([loadConfig().config.smtpSender, loadConfig().config.smtpServer], [undefined, undefined]);
+  });
+
+  it('smtp-sender-verify: off by default, needs smtp-sender-addr (as ntfy)', () => {
+    assert.equal(loadConfig().config.smtpSenderVerify, false);
+    assert.throws(() => loadConfig({ flags: { 'smtp-sender-verify': true } }), /if smtp-sender-verify is set, smtp-sender-addr must also be set/);
+    assert.throws(() => loadConfig({ env: { NTFY_SMTP_SENDER_VERIFY: 'maybe' } }), /invalid value for smtp-sender-verify: "maybe" \(must be true or false\)/);
+    const { config } = loadConfig({ file: yamlFile('smtp_sender_verify: true\nsmtp-sender-addr: smtp.example.com:587\nsmtp-sender-from: a@b.c\nbase-url: https://n.example\n') });
+    assert.equal(config.smtpSenderVerify, true);
   });
 
   it('web push: all of its keys and base-url, or none (as ntfy); the warning no later than the expiry', () => {
