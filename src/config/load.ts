@@ -5,6 +5,7 @@ import { parseDuration, parseSize } from '../model/units.js';
 import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
+import { isS3Url, parseS3Url, S3UrlError, type S3Location } from '../store/s3/s3-url.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -254,6 +255,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     templateDir: str('template-dir'),
     webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
     attachmentCacheDir: str('attachment-cache-dir'),
+    attachmentS3: s3LocationOf(str('attachment-cache-dir')),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
@@ -270,6 +272,17 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
   };
+}
+
+/** attachment-cache-dir's bucket when it is an s3:// URL; a malformed one stops the start. */
+function s3LocationOf(value: string): S3Location | undefined {
+  if (!isS3Url(value)) return undefined;
+  try {
+    return parseS3Url(value);
+  } catch (err) {
+    if (err instanceof S3UrlError) throw new ConfigError(`attachment-cache-dir: the s3:// URL ${err.message}`);
+    throw err;
+  }
 }
 
 function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[], allowPrivate: boolean): WebPushConfig {

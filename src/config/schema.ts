@@ -5,6 +5,7 @@
  * README's table all derive from this list.
  */
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
+import type { S3Location } from '../store/s3/s3-url.js';
 
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
@@ -113,7 +114,7 @@ export const settings = {
   'twilio-calls-base-url': { kind: 'string', default: 'https://api.twilio.com', doc: 'Tocsin: base URL of the Twilio REST API calls are placed through (a Twilio-compatible provider, or a test peer)' },
   'twilio-verify-base-url': { kind: 'string', default: 'https://verify.twilio.com', doc: 'Tocsin: base URL of the Twilio Verify API' },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
-  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
+  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments, or an S3 bucket as `s3://ACCESS_KEY:SECRET_KEY@BUCKET[/PREFIX]?region=REGION[&endpoint=ENDPOINT]`; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
   'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
@@ -267,7 +268,10 @@ export interface Config {
   templateDir: string;
   /** The web app: '/' Tocsin's own, a directory another build, '' none (web-root: disable, as ntfy's empty WebRoot). */
   webRoot: string;
+  /** Set (a directory or an s3:// URL): uploads are on. */
   attachmentCacheDir: string;
+  /** The bucket when attachment-cache-dir is an s3:// URL; undefined for a directory. */
+  attachmentS3: S3Location | undefined;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;
   attachmentExpiryDurationMs: number;
