@@ -68,11 +68,15 @@ function endpointOf(value: string | null): string | undefined {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new S3UrlError(`has endpoint ${JSON.stringify(value)}, which is not host[:port]`);
+    throw notHostPort(value);
   }
   const extra = url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '');
-  if (extra || url.hostname === '') throw new S3UrlError(`has endpoint ${JSON.stringify(value)}, which is not [http(s)://]host[:port]`);
+  if (extra || url.hostname === '') throw notHostPort(value);
   return url.origin;
+}
+
+function notHostPort(endpoint: string): S3UrlError {
+  return new S3UrlError(`has endpoint ${JSON.stringify(endpoint)}, which is not [http(s)://]host[:port]`);
 }
 
 function decode(part: string, what: string): string {
