@@ -95,6 +95,7 @@ async function launch(weed: string): Promise<SeaweedFs> {
   ];
   // In the temp directory: the filer keeps its database in the working directory.
   const server: Supervised = supervise('KILL', dir, undefined, '/bin/sh', ['-c', 'cd "$0" && exec "$@"', dir, weed, 'server', ...flags]);
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'; // as the store does (s3-bucket.ts)
   const client = new S3Client({ endpoint: `http://127.0.0.1:${s3}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: accessKey, secretAccessKey: secretKey } });
   const stop = async (): Promise<void> => {
     client.destroy();

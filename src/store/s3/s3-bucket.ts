@@ -7,6 +7,7 @@ import {
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { AttachmentsUnavailableError } from '../attachment-store.js';
@@ -34,6 +35,9 @@ export class S3Bucket {
   private readonly client: S3Client;
 
   constructor(private readonly location: S3Location) {
+    // Tocsin runs on Node 20 (its uWebSockets.js build); package.json pins SDK versions that
+    // support it, so the SDK's notice that later ones will not is no news to an operator.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: location.region,
       endpoint: location.endpoint,
@@ -139,7 +143,17 @@ export class S3Bucket {
     try {
       return await request();
     } catch (err) {
-      throw err instanceof AttachmentsUnavailableError ? err : new AttachmentsUnavailableError(err);
+      throw err instanceof AttachmentsUnavailableError ? err : new AttachmentsUnavailableError(described(err));
     }
   }
+}
+
+/**
+ * The client's error with the HTTP status it came with: an answer without a body (a
+ * HEAD's 404 or 403) is otherwise only "UnknownError".
+ */
+function described(err: unknown): unknown {
+  if (!(err instanceof S3ServiceException)) return err;
+  const status = err.$metadata.httpStatusCode;
+  return new Error(`${err.name === 'UnknownError' || err.name === err.message ? err.name : `${err.name}: ${err.message}`}${status === undefined ? '' : ` (HTTP ${status})`}`, { cause: err });
 }
