@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
 import type pg from 'pg';
+import { sharedHousekeeping } from '../../src/housekeeping/shared.js';
 import { AttachmentsUnavailableError } from '../../src/store/attachment-store.js';
 import type { FileIndex } from '../../src/store/file-index.js';
 import { AttachmentIndex } from '../../src/store/files/attachment-index.js';
@@ -14,8 +15,10 @@ import { PostgresFileIndex } from '../../src/store/postgres/attachment-index.js'
 import { openPool } from '../../src/store/postgres/pool.js';
 import { openSchema } from '../../src/store/postgres/schema.js';
 import { S3Attachments, type SweepTiming } from '../../src/store/s3/s3-attachments.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { parseS3Url } from '../../src/store/s3/s3-url.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { LogCapture } from '../support/log.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import { seaweedFsSkip, startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { tempDir } from '../support/server.js';
@@ -159,11 +162,32 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
     assert.deepEqual(await keys(bucket), ['p/young1']);
   });
 
+  it('shared housekeeping — sweeps the bucket through the store and logs what it found', async () => {
+    // given: an indexed file and an orphan, on a store that sweeps at every call
+    const { store, bucket } = await fresh('hk', eager);
+    await (await store.create('known2', 'o', () => true)).commit({ ...meta, expires: Math.floor(Date.now() / 1000) + 3600 });
+    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'hk/orphan2', Body: 'lost' }));
+    const log = new LogCapture();
+    const { cache, close } = openSqliteStore('');
+    after(close);
+
+    // when: the shared housekeeping runs
+    await sharedHousekeeping({ log: log.logger, cache, access: undefined, attachments: store, webPush: undefined });
+
+    // then: the orphan is gone and the sweep logged
+    assert.deepEqual(await keys(bucket), ['hk/known2']);
+    assert.deepEqual(log.find((r) => r.msg === 'attachment storage swept').map((r) => r.swept), [{ objects: 1, bytes: 0, orphans: 1, abortedUploads: 0 }]);
+  });
+
   it('s3 — wrong keys stop the opening, naming the refusal', async () => {
     const bucket = await weed.bucket('keys');
     const wrong = parseS3Url(weed.url(bucket).replace(encodeURIComponent(weed.secretKey), 'wrongsecret'));
     const index: FileIndex = new AttachmentIndex('');
-    await assert.rejects(S3Attachments.open(wrong, index), AttachmentsUnavailableError);
+    await assert.rejects(S3Attachments.open(wrong, index), (err: Error) => {
+      assert.ok(err instanceof AttachmentsUnavailableError);
+      assert.equal(err.message, 'attachment storage unavailable: HTTP 403');
+      return true;
+    });
   });
 
   it('s3 — with the storage down, commits and reads fail as unavailable and leave nothing counted', async () => {

@@ -154,6 +154,6 @@ export class S3Bucket {
  */
 function described(err: unknown): unknown {
   if (!(err instanceof S3ServiceException)) return err;
-  const status = err.$metadata.httpStatusCode;
-  return new Error(`${err.name === 'UnknownError' || err.name === err.message ? err.name : `${err.name}: ${err.message}`}${status === undefined ? '' : ` (HTTP ${status})`}`, { cause: err });
+  const status = `HTTP ${err.$metadata.httpStatusCode ?? '?'}`;
+  return new Error(err.message === 'UnknownError' ? status : `${err.name}: ${err.message} (${status})`, { cause: err });
 }
