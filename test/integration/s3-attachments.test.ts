@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { publish, type Json } from '../support/clients.js';
+import { postChunked, publish, type Json } from '../support/clients.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import { seaweedFsSkip, startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { serveUntilExit, spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -28,20 +27,6 @@ async function server(settings: Record<string, unknown> = {}, s3 = weed): Promis
 
 async function keys(bucket: string): Promise<string[]> {
   return ((await weed.client.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((o) => o.Key ?? '').sort();
-}
-
-/** A POST without Content-Length (chunked), in 64 KB writes. */
-function postChunked(url: string, body: Buffer): Promise<[number, Json]> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Transfer-Encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += String(chunk)));
-      res.on('end', () => resolve([res.statusCode ?? 0, JSON.parse(text) as Json]));
-    });
-    req.on('error', reject);
-    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
-    req.end();
-  });
 }
 
 const pathOf = (attachment: unknown): string => new URL((attachment as { url: string }).url).pathname;

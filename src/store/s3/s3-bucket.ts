@@ -18,6 +18,9 @@ export const batchKeys = 1000;
 /** Parts of a multipart upload: S3's smallest (but the last); lib-storage sends smaller files in one PUT. */
 const partBytes = 5 * 1024 * 1024;
 
+/** Connections to the store at once, each a download streaming or another request. */
+const maxSockets = 256;
+
 /** An object as a listing shows it. */
 export interface ListedObject {
   key: string;
@@ -48,7 +51,16 @@ export class S3Bucket {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 2,
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+      requestHandler: {
+        connectionTimeout: 5_000,
+        // Idle, not total: a download streams for as long as its client reads, but a store
+        // (or a client) that moves no byte for 30 s ends the request and frees its socket.
+        socketTimeout: 30_000,
+        // Each download holds a socket while it streams: room for many at once, beyond which
+        // requests wait for a socket rather than open without bound.
+        httpAgent: { keepAlive: true, maxSockets },
+        httpsAgent: { keepAlive: true, maxSockets },
+      },
     });
   }
 
