@@ -8,6 +8,7 @@ import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pat
 import { redacted } from '../store/database-url.js';
 import { compileCallFormat } from '../calls/twiml.js';
 import { TemplateError, type Template } from '../template/index.js';
+import { isS3Url, parseS3Url, S3UrlError, type S3Location } from '../store/s3/s3-url.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -264,6 +265,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     templateDir: str('template-dir'),
     webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
     attachmentCacheDir: str('attachment-cache-dir'),
+    attachmentS3: s3LocationOf(str('attachment-cache-dir')),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
@@ -293,6 +295,17 @@ function banOf(file: string, windowMs: number, threshold: number, entries: reado
   }
   if (file !== '' && windowMs <= 0) throw new ConfigError('ban-window must be greater than 0');
   return file === '' ? undefined : { file, windowMs, threshold, weights };
+}
+
+/** attachment-cache-dir's bucket when it is an s3:// URL; a malformed one stops the start. */
+function s3LocationOf(value: string): S3Location | undefined {
+  if (!isS3Url(value)) return undefined;
+  try {
+    return parseS3Url(value);
+  } catch (err) {
+    if (err instanceof S3UrlError) throw new ConfigError(`attachment-cache-dir: the s3:// URL ${err.message}`);
+    throw err;
+  }
 }
 
 function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[], allowPrivate: boolean): WebPushConfig {

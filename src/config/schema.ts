@@ -7,6 +7,7 @@
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
 import type { Template } from '../template/index.js';
 import { defaultBanWeights, type BanWeights } from '../visitors/ban-weights.js';
+import type { S3Location } from '../store/s3/s3-url.js';
 
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
@@ -141,7 +142,7 @@ export const settings = {
     doc: 'Go text/template of the TwiML a call says (as ntfy 2.16), with {{.Topic}}, {{.Title}}, {{.Message}}, {{.Priority}}, {{.Tags}} and {{.Sender}} (XML-escaped); parsed at startup; empty is ntfy\'s built-in announcement',
   },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
-  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
+  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments, or an S3 bucket as `s3://ACCESS_KEY:SECRET_KEY@BUCKET[/PREFIX]?region=REGION[&endpoint=ENDPOINT]`; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
   'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
@@ -328,7 +329,10 @@ export interface Config {
   templateDir: string;
   /** The web app: '/' Tocsin's own, a directory another build, '' none (web-root: disable, as ntfy's empty WebRoot). */
   webRoot: string;
+  /** Set (a directory or an s3:// URL): uploads are on. */
   attachmentCacheDir: string;
+  /** The bucket when attachment-cache-dir is an s3:// URL; undefined for a directory. */
+  attachmentS3: S3Location | undefined;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;
   attachmentExpiryDurationMs: number;

@@ -126,6 +126,8 @@ export const errors = {
   cacheUnavailable: row(50301, 503, 'service unavailable: the message cache cannot be written, the message was not stored (or not confirmed)'),
   // Tocsin's own (ntfy has no database to lose): a read of users and access entries that got no answer.
   storeUnavailable: row(50302, 503, 'service unavailable: the database cannot be reached, try again later'),
+  // Tocsin's own (ntfy answers 50001): the attachment storage (an S3 bucket) did not answer or refused; nothing was stored.
+  attachmentsUnavailable: row(50303, 503, 'service unavailable: the attachment storage cannot be reached, try again later'),
 } as const;
 
 export type ErrorName = keyof typeof errors;
