@@ -86,7 +86,7 @@ export function startTocsin(options: StartOptions = {}): Promise<Target> {
     settings: [
       '--global-topic-limit', '100000', '--keepalive-interval', '45s', '--message-delay-min', '1s',
       '--visitor-request-limit-burst', '1000000000', '--visitor-message-daily-limit', '1000000000', '--visitor-subscription-limit', '1000000',
-      '--visitor-attachment-daily-bandwidth-limit', '1T',
+      '--visitor-attachment-daily-bandwidth-limit', '1T', '--visitor-topic-creation-limit-burst', '0',
       ...(dir === undefined ? [] : ['--cache-file', join(dir, 'cache.db')]),
       ...(options.settings ?? []),
     ],

@@ -7,7 +7,8 @@ import type { Config } from './config/schema.js';
 import { parsePermission, readWrite } from './model/access.js';
 import type { AuthStore } from './store/auth-store.js';
 import { openStores, type Stores } from './store/index.js';
-import { visitorKey } from './visitors/address.js';
+import { visitorKey, visitorNetwork } from './visitors/address.js';
+import { BanFeed } from './visitors/ban-feed.js';
 import { ClusterLimits } from './visitors/cluster-limits.js';
 import { Visitors } from './visitors/visitors.js';
 import { TopicHub } from './streams/hub.js';
@@ -105,7 +106,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     config, log, cache, feed, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
       authFailures: config.authFailureLimit,
-      signups: config.accountCreationLimit,
+      accountActions: config.accountActionLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }),
     flusher,
@@ -115,6 +116,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     subscriptions: new SubscriptionTally(),
     rejections: new RejectionLog(log, (req) => clientAddressOf(ctx, req)),
     counters: { slowSubscribersDropped: 0 },
+    bans: config.ban && new BanFeed(config.ban, (address) => visitorNetwork(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6), log),
     metrics,
     mailer,
     webPush,
@@ -171,6 +173,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       for (const connection of [...ctx.connections]) connection.end();
       dashboard?.close();
       ctx.connections.clear();
+      await ctx.bans?.close();
       await stats.save();
       await store.close();
       log.info('stopped');

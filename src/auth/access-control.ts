@@ -46,22 +46,26 @@ export class AccessControl {
   /** Failed logins per address (ntfy's visitor auth limiter): guessing passwords is slow. */
   private readonly failures: TokenBuckets;
 
-  /** Sign-ups per address (ntfy's account creation limiter), spent by the account API. */
-  readonly signups: TokenBuckets;
+  /**
+   * Account actions per address (ntfy 2.25's account-action limiter): sign-ups and
+   * password-reset requests share it, so a stranger can neither mass-create accounts nor
+   * mail-bomb an address through reset links.
+   */
+  readonly accountActions: TokenBuckets;
 
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
-    limits: { authFailures: RateLimit; signups: RateLimit; keyOf?: (address: string) => string },
+    limits: { authFailures: RateLimit; accountActions: RateLimit; keyOf?: (address: string) => string },
   ) {
     this.failures = new TokenBuckets(limits.authFailures, { keyOf: limits.keyOf });
-    this.signups = new TokenBuckets(limits.signups, { keyOf: limits.keyOf });
+    this.accountActions = new TokenBuckets(limits.accountActions, { keyOf: limits.keyOf });
   }
 
-  /** Housekeeping: drops failed-login and sign-up buckets that have filled up again. */
+  /** Housekeeping: drops failed-login and account-action buckets that have filled up again. */
   forget(): void {
     this.failures.forget();
-    this.signups.forget();
+    this.accountActions.forget();
   }
 
   /**

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { canonicalKey, envNames, reservedTopics, settings, type BanConfig, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { parseBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
 import { compileCallFormat } from '../calls/twiml.js';
 import { TemplateError, type Template } from '../template/index.js';
+import { isS3Url, parseS3Url, S3UrlError, type S3Location } from '../store/s3/s3-url.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -94,10 +96,12 @@ const maxShards = 64;
 
 /** ntfy's rules for settings that need each other (cmd/serve.go); a database-url holds the users as auth-file would. */
 function checkCombinations(c: Config): void {
-  if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.enableReservations)) {
-    throw new ConfigError('cannot set enable-signup, enable-login or enable-reservations if auth-file is not set');
+  if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.requireLogin || c.enableReservations)) {
+    throw new ConfigError('cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set');
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
+  if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
+  if (c.smtpSenderVerify && !c.smtpSender) throw new ConfigError('if smtp-sender-verify is set, smtp-sender-addr must also be set');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
   // ntfy refuses them too: a limit of 0 would refuse every title, or every tag.
@@ -223,13 +227,16 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     authUsers: v['auth-users'] as string[],
     authAccess: v['auth-access'] as string[],
     authTokens: v['auth-tokens'] as string[],
+    authAccessCache: v['auth-access-cache'] as boolean,
     enableLogin: v['enable-login'] as boolean,
     enableSignup: v['enable-signup'] as boolean,
+    requireLogin: v['require-login'] as boolean,
     enableReservations: v['enable-reservations'] as boolean,
     authFailureLimit: { burst: v['visitor-auth-failure-limit-burst'] as number, replenishMs: duration('visitor-auth-failure-limit-replenish') },
-    accountCreationLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
+    accountActionLimit: { burst: v['visitor-account-creation-limit-burst'] as number, replenishMs: duration('visitor-account-creation-limit-replenish') },
     visitorRequestLimitBurst: v['visitor-request-limit-burst'] as number,
     visitorRequestLimitReplenishMs: duration('visitor-request-limit-replenish'),
+    topicCreationLimit: { burst: v['visitor-topic-creation-limit-burst'] as number, replenishMs: duration('visitor-topic-creation-limit-replenish') },
     visitorRequestLimitExemptHosts: v['visitor-request-limit-exempt-hosts'] as string[],
     visitorSubscriptionLimit: v['visitor-subscription-limit'] as number,
     visitorSubscriberRateLimiting: v['visitor-subscriber-rate-limiting'] as boolean,
@@ -242,6 +249,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       str('smtp-sender-addr') === ''
         ? undefined
         : { ...relayAddress(str('smtp-sender-addr')), user: str('smtp-sender-user'), pass: str('smtp-sender-pass'), from: str('smtp-sender-from') },
+    smtpSenderVerify: v['smtp-sender-verify'] as boolean,
     smtpServer:
       str('smtp-server-listen') === ''
         ? undefined
@@ -261,6 +269,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     templateDir: str('template-dir'),
     webRoot: str('web-root') === 'disable' ? '' : str('web-root'),
     attachmentCacheDir: str('attachment-cache-dir'),
+    attachmentS3: s3LocationOf(str('attachment-cache-dir')),
     attachmentTotalSizeLimit: size('attachment-total-size-limit'),
     attachmentFileSizeLimit: size('attachment-file-size-limit'),
     attachmentExpiryDurationMs: duration('attachment-expiry-duration'),
@@ -274,10 +283,34 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
     },
     enableDashboard: v['enable-dashboard'] as boolean,
+    ban: banOf(str('ban-file'), duration('ban-window'), v['ban-threshold'] as number, v['ban-weights'] as string[]),
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
   };
+}
+
+/** The ban feed, off without a file; ban-weights are checked either way (ntfy refuses a malformed entry at startup). */
+function banOf(file: string, windowMs: number, threshold: number, entries: readonly string[]): BanConfig | undefined {
+  let weights: BanWeights;
+  try {
+    weights = parseBanWeights(entries);
+  } catch (err) {
+    throw new ConfigError(`invalid value for ban-weights: ${(err as Error).message}`);
+  }
+  if (file !== '' && windowMs <= 0) throw new ConfigError('ban-window must be greater than 0');
+  return file === '' ? undefined : { file, windowMs, threshold, weights };
+}
+
+/** attachment-cache-dir's bucket when it is an s3:// URL; a malformed one stops the start. */
+function s3LocationOf(value: string): S3Location | undefined {
+  if (!isS3Url(value)) return undefined;
+  try {
+    return parseS3Url(value);
+  } catch (err) {
+    if (err instanceof S3UrlError) throw new ConfigError(`attachment-cache-dir: the s3:// URL ${err.message}`);
+    throw err;
+  }
 }
 
 function webPushOf(str: (key: SettingKey) => string, duration: (key: SettingKey) => number, allowed: readonly string[], allowPrivate: boolean): WebPushConfig {

@@ -6,6 +6,8 @@
  */
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
 import type { Template } from '../template/index.js';
+import { defaultBanWeights, type BanWeights } from '../visitors/ban-weights.js';
+import type { S3Location } from '../store/s3/s3-url.js';
 
 export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
 
@@ -79,14 +81,30 @@ export const settings = {
   'auth-users': { kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
   'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
   'auth-tokens': { kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
+  'auth-access-cache': {
+    kind: 'bool',
+    default: false,
+    doc: 'Decide topic access from an in-memory table of every access entry rather than a store read per new user and topic (ntfy 2.24, for busy servers); it is reloaded after any change, here, by the CLI or on another node, within the store\'s staleness bound',
+  },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
   'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
+  'require-login': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tell the web app to send visitors who are not logged in to its login page, as ntfy 2.15 (the API stays governed by the access entries); needs enable-login',
+  },
   'enable-reservations': { kind: 'bool', default: false, doc: 'Let users reserve topics, as far as their tier allows' },
   'visitor-auth-failure-limit-burst': { kind: 'int', default: 30, doc: 'Failed logins a visitor may make at once before 42909 (fixed in ntfy)' },
   'visitor-auth-failure-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more failed login allowed per this interval (fixed in ntfy)' },
-  'visitor-account-creation-limit-burst': { kind: 'int', default: 3, doc: 'Accounts a visitor may sign up at once before 42906 (fixed in ntfy)' },
-  'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account allowed per this interval (fixed in ntfy)' },
+  'visitor-account-creation-limit-burst': { kind: 'int', default: 6, doc: 'Account actions (sign-ups and password-reset requests) a visitor may make at once before 42906 (fixed at 6 in ntfy 2.25)' },
+  'visitor-account-creation-limit-replenish': { kind: 'duration', default: '24h', doc: 'One more account action allowed per this interval (fixed in ntfy)' },
   'visitor-request-limit-burst': { kind: 'int', default: 60, doc: 'Requests a visitor may make at once before 42901' },
+  'visitor-topic-creation-limit-burst': {
+    kind: 'int',
+    default: 100,
+    doc: 'New topics (not yet known to this server) a visitor may publish or subscribe to at once before 42911, as ntfy 2.23; 0 turns the limit off',
+  },
+  'visitor-topic-creation-limit-replenish': { kind: 'duration', default: '1m', doc: 'One more new topic per this interval (ntfy 2.23)' },
   'visitor-request-limit-exempt-hosts': { kind: 'list', default: [], doc: 'Addresses or networks never rate-limited, e.g. 10.0.0.0/8' },
   'visitor-subscription-limit': { kind: 'int', default: 30, doc: 'Subscriptions a visitor may hold open at once before 42903; a poll=1 counts while it runs' },
   'visitor-subscriber-rate-limiting': {
@@ -104,6 +122,11 @@ export const settings = {
   'smtp-sender-user': { kind: 'string', default: '', doc: 'User name at the SMTP relay (AUTH PLAIN); empty sends without logging in' },
   'smtp-sender-pass': { kind: 'string', default: '', doc: 'Password at the SMTP relay' },
   'smtp-sender-from': { kind: 'string', default: '', doc: 'Sender address of forwarded e-mails, e.g. ntfy@example.com' },
+  'smtp-sender-verify': {
+    kind: 'bool',
+    default: false,
+    doc: 'Forward X-Email messages only to addresses the publishing user verified (ntfy 2.21): anonymous 40053, another address 40052; needs smtp-sender-addr',
+  },
   'smtp-server-listen': { kind: 'string', default: '', doc: 'Address ([host]:port) of the SMTP listener that publishes incoming e-mail, e.g. :25; empty: none' },
   'smtp-server-domain': { kind: 'string', default: '', doc: 'E-mail domain of the SMTP listener (the MX record\'s), e.g. ntfy.example.com' },
   'smtp-server-addr-prefix': { kind: 'string', default: '', doc: 'Prefix every recipient must carry before the topic, e.g. ntfy- for ntfy-mytopic@domain (against spam)' },
@@ -119,7 +142,7 @@ export const settings = {
     doc: 'Go text/template of the TwiML a call says (as ntfy 2.16), with {{.Topic}}, {{.Title}}, {{.Message}}, {{.Priority}}, {{.Tags}} and {{.Sender}} (XML-escaped); parsed at startup; empty is ntfy\'s built-in announcement',
   },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
-  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments; empty refuses uploads (needs base-url)' },
+  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments, or an S3 bucket as `s3://ACCESS_KEY:SECRET_KEY@BUCKET[/PREFIX]?region=REGION[&endpoint=ENDPOINT]`; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
   'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
@@ -177,6 +200,14 @@ export const settings = {
     default: false,
     doc: 'Tocsin: serve the live operations dashboard (/dashboard) and its feed, GET /v1/dashboard/ws, to admins (to anyone, without topic names, when there is no access control)',
   },
+  'ban-file': { kind: 'string', default: '', doc: 'File the abuse ban feed appends offender lines to, for fail2ban to tail (ntfy 2.26); empty turns the feed off' },
+  'ban-window': { kind: 'duration', default: '1m', doc: 'Window over which a visitor network\'s weighted refusals are counted; at most one line per network per window' },
+  'ban-threshold': { kind: 'int', default: 100, doc: 'Weighted refusals a visitor network may collect within ban-window; the next one writes its line' },
+  'ban-weights': {
+    kind: 'list',
+    default: defaultBanWeights,
+    doc: 'Strikes per refusal, each KEY:WEIGHT: KEY * (any), an ntfy code (42909), a code prefix (429*) or an HTTP status (403); the longest match wins, 0 exempts',
+  },
   'log-level': { kind: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error'], doc: 'Log level' },
   'log-format': { kind: 'enum', default: 'text', values: ['text', 'json'], doc: 'Log format' },
   'log-file': { kind: 'string', default: '', doc: 'Write logs to this file instead of stderr' },
@@ -231,6 +262,14 @@ export interface TwilioConfig {
   callFormat: Template;
 }
 
+/** ntfy 2.26's abuse ban feed (visitors/ban-feed.ts). */
+export interface BanConfig {
+  file: string;
+  windowMs: number;
+  threshold: number;
+  weights: BanWeights;
+}
+
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
 export interface Config {
   baseUrl: string;
@@ -265,14 +304,20 @@ export interface Config {
   authUsers: readonly string[];
   authAccess: readonly string[];
   authTokens: readonly string[];
+  /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
+  authAccessCache: boolean;
   enableLogin: boolean;
   enableSignup: boolean;
+  requireLogin: boolean;
   enableReservations: boolean;
   authFailureLimit: RateLimit;
-  accountCreationLimit: RateLimit;
+  /** Sign-ups and password-reset requests per address (ntfy 2.25's account-action limiter). */
+  accountActionLimit: RateLimit;
   visitorRequestLimitBurst: number;
   visitorRequestLimitReplenishMs: number;
   visitorRequestLimitExemptHosts: readonly string[];
+  /** visitor-topic-creation-limit-*: burst 0 is off. */
+  topicCreationLimit: RateLimit;
   visitorSubscriptionLimit: number;
   visitorSubscriberRateLimiting: boolean;
   visitorPrefixBitsIpv4: number;
@@ -282,6 +327,8 @@ export interface Config {
   visitorEmailLimitReplenishMs: number;
   /** E-mail out: the relay that forwards X-Email messages; undefined when off (40001). */
   smtpSender: { host: string; port: number; user: string; pass: string; from: string } | undefined;
+  /** smtp-sender-verify: X-Email only to the publisher's verified addresses. */
+  smtpSenderVerify: boolean;
   /** E-mail in: the SMTP listener publishing what it receives; undefined when off. */
   smtpServer: { listen: { host: string; port: number }; domain: string; addrPrefix: string } | undefined;
   /** Phone calls (X-Call) and number verification through Twilio; undefined when off (40032). */
@@ -289,7 +336,10 @@ export interface Config {
   templateDir: string;
   /** The web app: '/' Tocsin's own, a directory another build, '' none (web-root: disable, as ntfy's empty WebRoot). */
   webRoot: string;
+  /** Set (a directory or an s3:// URL): uploads are on. */
   attachmentCacheDir: string;
+  /** The bucket when attachment-cache-dir is an s3:// URL; undefined for a directory. */
+  attachmentS3: S3Location | undefined;
   attachmentTotalSizeLimit: number;
   attachmentFileSizeLimit: number;
   attachmentExpiryDurationMs: number;
@@ -304,6 +354,8 @@ export interface Config {
   /** Where Prometheus metrics are served: on the main listener, on their own, or not at all. */
   metrics: { enabled: boolean; listen: { host: string; port: number } | undefined };
   enableDashboard: boolean;
+  /** The abuse ban feed (ban-*); undefined without ban-file. */
+  ban: BanConfig | undefined;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -43,7 +43,7 @@ export interface Frame {
   cache: { rows: number; bytes: number };
   /** Shared: scheduled messages waiting to be due. */
   scheduled: number;
-  /** Requests refused by a limit (413, 429) since start, by ntfy code (tocsin_limit_hits_total). */
+  /** Requests refused by a limit (413, 429, and the 400s of template time and title and tag sizes) since start, by ntfy code (tocsin_limit_hits_total). */
   limits_hit: LimitHits[];
   /** Subscribers disconnected for not reading, since start (tocsin_slow_subscribers_dropped_total). */
   slow_subscribers_dropped: number;

@@ -3,16 +3,20 @@ import type { ServerContext } from '../transports/context.js';
 
 /**
  * The housekeeping of the stores every node shares, run as one Agenda job so that one node
- * at a time does it (see Scheduler): expired messages, expired tokens, and expired
- * attachments with their entry in the cached messages, and web push subscriptions not
+ * at a time does it (see Scheduler): expired messages, expired tokens and magic links, and
+ * expired attachments with their entry in the cached messages, the attachment storage's
+ * sweep (an S3 bucket's orphans, at the store's own cadence), and web push subscriptions not
  * renewed in time (warned, then removed). Errors are logged; the next run tries again.
  */
 export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache' | 'access' | 'attachments' | 'webPush'>): Promise<void> {
   try {
     const pruned = await ctx.cache.prune(nowSeconds());
     await ctx.access?.store.removeExpiredTokens(nowSeconds());
+    await ctx.access?.store.removeExpiredMagicLinks(nowSeconds());
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
+    const swept = await ctx.attachments?.sweep?.(Date.now());
+    if (swept) ctx.log.info({ swept }, 'attachment storage swept');
     const webPush = await ctx.webPush?.housekeep(nowSeconds());
     ctx.log.debug({ pruned, expiredFiles: expiredFiles.length, webPush }, 'shared housekeeping');
   } catch (err) {

@@ -46,12 +46,12 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
     this.requests.answered(method);
   }
 
-  /** A request answered with an ntfy error: ntfy_http_requests_total, and tocsin_limit_hits_total for 413 and 429. */
+  /** A request answered with an ntfy error: ntfy_http_requests_total, and tocsin_limit_hits_total for a limit (RequestCounts' isLimit). */
   refused(method: string, e: HttpError): void {
     this.requests.refused(e.http, e.code, method);
   }
 
-  /** Requests refused by a limit (413, 429) so far, by ntfy code (tocsin_limit_hits_total). */
+  /** Requests refused by a limit (413, 429, and the 400s of template time and title and tag sizes) so far, by ntfy code (tocsin_limit_hits_total). */
   limitHits(): Map<number, number> {
     return this.requests.limitHits();
   }

@@ -3,6 +3,15 @@ import type { Counter } from 'prom-client';
 /** The methods ntfy's clients use; any other is labelled OTHER, so odd methods cannot create series without end. */
 const knownMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/**
+ * Refusals by a limit that ntfy answers 400 rather than 413 or 429: a template that ran past
+ * its time (40055) or is too large (40056), a title (40057) or tags (40058) past their size.
+ */
+const badRequestLimits: ReadonlySet<number> = new Set([40055, 40056, 40057, 40058]);
+
+/** A refusal by a limit: every 413 and 429, and the 400s above. */
+const isLimit = (o: Outcome): boolean => o.http === 413 || o.http === 429 || badRequestLimits.has(o.code);
+
 /** ntfy labels every success alike, whatever the status (server.go handle). */
 const success = { http: 200, code: 20000 };
 
@@ -35,16 +44,16 @@ export class RequestCounts {
     for (const o of this.outcomes.values()) requests.inc({ http_code: String(o.http), ntfy_code: String(o.code), http_method: o.method }, o.count);
   }
 
-  /** Sets `limitHits` to the refusals by a limit (413, 429), by ntfy code over every method. */
+  /** Sets `limitHits` to the refusals by a limit (isLimit), by ntfy code over every method. */
   fillLimitHits(limitHits: Counter<'code'>): void {
     limitHits.reset();
     for (const [code, count] of this.limitHits()) limitHits.inc({ code: String(code) }, count);
   }
 
-  /** The refusals by a limit (413, 429) so far, by ntfy code over every method. */
+  /** The refusals by a limit (isLimit) so far, by ntfy code over every method. */
   limitHits(): Map<number, number> {
     const hits = new Map<number, number>();
-    for (const o of this.outcomes.values()) if (o.http === 413 || o.http === 429) hits.set(o.code, (hits.get(o.code) ?? 0) + o.count);
+    for (const o of this.outcomes.values()) if (isLimit(o)) hits.set(o.code, (hits.get(o.code) ?? 0) + o.count);
     return hits;
   }
 

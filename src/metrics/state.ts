@@ -9,6 +9,8 @@ export interface ServerState {
   users(): Promise<number>;
   subscribers(): number;
   topics(): number;
+  /** Lines the ban feed wrote (0 without ban-file). */
+  banLines(): number;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface ServerState {
  * connections; ntfy sums each topic's subscribers, so a subscription to a,b counts
  * twice there and once here.
  */
-export function stateOf(ctx: Pick<ServerContext, 'cache' | 'attachments' | 'visitors' | 'access' | 'connections' | 'topics'>): ServerState {
+export function stateOf(ctx: Pick<ServerContext, 'cache' | 'attachments' | 'visitors' | 'access' | 'connections' | 'topics' | 'bans'>): ServerState {
   return {
     cachedMessages: () => ctx.cache.count(),
     attachmentBytes: async () => (ctx.attachments ? ctx.attachments.total() : 0),
@@ -25,5 +27,6 @@ export function stateOf(ctx: Pick<ServerContext, 'cache' | 'attachments' | 'visi
     users: async () => (ctx.access ? ctx.access.store.userCount() : 0),
     subscribers: () => ctx.connections.size,
     topics: () => ctx.topics.size,
+    banLines: () => ctx.bans?.lines ?? 0,
   };
 }

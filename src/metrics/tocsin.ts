@@ -14,22 +14,25 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
   });
   // Every format's series exists (at 0) before the first drop.
   for (const format of subscribeFormats) slowSubscribers.inc({ format }, 0);
-  new Counter({
-    name: 'tocsin_visitor_evictions_total',
-    help: 'Visitors forgotten before their day was up to keep the visitor table within its bound (an address flood)',
-    registers,
-    // The table counts; the counter is brought up to its count when scraped.
-    collect(this: Counter) {
-      const evicted = state()?.visitorsEvicted() ?? 0;
-      this.reset();
-      this.inc(evicted);
-    },
-  });
+  // Counted where they happen; each counter is brought up to its count when scraped.
+  const countedBy = (name: string, help: string, count: (s: ServerState) => number): Counter =>
+    new Counter({
+      name,
+      help,
+      registers,
+      collect(this: Counter) {
+        const current = state();
+        this.reset();
+        this.inc(current ? count(current) : 0);
+      },
+    });
+  countedBy('tocsin_visitor_evictions_total', 'Visitors forgotten before their day was up to keep the visitor table within its bound (an address flood)', (s) => s.visitorsEvicted());
+  countedBy('tocsin_ban_lines_total', 'Offender lines the abuse ban feed wrote to ban-file (a visitor network past ban-threshold weighted refusals in ban-window)', (s) => s.banLines());
   return {
     slowSubscribers,
     limitHits: new Counter({
       name: 'tocsin_limit_hits_total',
-      help: 'Requests refused by a limit (HTTP 413 and 429), by ntfy error code: 42901 requests, 42903 subscriptions, 42908 daily messages, 41301 attachment size or bandwidth ...',
+      help: 'Requests refused by a limit (HTTP 413 and 429, and 400 for a template past its time or size and a title or tags past theirs), by ntfy error code: 42901 requests, 42903 subscriptions, 42908 daily messages, 42911 new topics, 41301 attachment size or bandwidth, 40055 template time ...',
       labelNames: ['code'],
       registers,
       collect(this: Counter<'code'>) {

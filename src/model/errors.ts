@@ -78,6 +78,11 @@ export const errors = {
   tagsTooLarge: row(40058, 400, 'invalid request: tags too large', `${docs}/publish/#limitations`),
   usernameInvalid: row(40046, 400, 'invalid request: invalid username'),
   sequenceIdInvalid: row(40049, 400, 'invalid request: sequence ID invalid'),
+  emailAddressInvalid: row(40050, 400, 'invalid request: invalid e-mail address', `${docs}/publish/#e-mail-notifications`),
+  emailVerificationLinkInvalid: row(40051, 400, 'invalid request: email verification link invalid or expired'),
+  emailAddressNotVerified: row(40052, 400, 'invalid request: email address not verified', `${docs}/publish/#e-mail-notifications`),
+  anonymousEmailNotAllowed: row(40053, 400, 'invalid request: anonymous email sending is not allowed', `${docs}/publish/#e-mail-notifications`),
+  resetLinkInvalid: row(40054, 400, 'invalid request: password reset link invalid or expired'),
   // Heartbeat monitors (ntfy's server_monitor.go, after 2.28): its codes; the messages are Tocsin's.
   monitorBodyInvalid: row(40060, 400, 'invalid request: monitor body must be JSON with key, period, grace and alert_topic'),
   monitorKeyInvalid: row(40061, 400, 'invalid request: monitor key invalid (1-64 of A-Z, a-z, 0-9, - and _)'),
@@ -100,6 +105,8 @@ export const errors = {
   phoneNumberExists: row(40904, 409, 'conflict: phone number already exists'),
   provisionedUserChange: row(40905, 409, 'conflict: cannot change or delete provisioned user'),
   provisionedTokenChange: row(40906, 409, 'conflict: cannot change or delete provisioned token'),
+  emailExists: row(40907, 409, 'conflict: email address already exists'),
+  emailPrimaryElsewhere: row(40908, 409, 'conflict: email address is the primary email on another account'),
   // ntfy's prototype answers 40908, which ntfy 2.25 gave to e-mail addresses; Tocsin keeps codes unique.
   monitorExists: row(40909, 409, 'conflict: monitor already exists'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
@@ -114,10 +121,13 @@ export const errors = {
   tooManyTopics: row(42904, 429, 'limit reached: the total number of topics on the server has been reached, please contact the admin', `${docs}/publish/#limitations`),
   bandwidthLimit: row(42905, 429, 'limit reached: daily bandwidth reached', `${docs}/publish/#limitations`),
   tooManyMessages: row(42908, 429, 'limit reached: daily message quota reached', `${docs}/publish/#limitations`),
-  tooManyAccounts: row(42906, 429, 'limit reached: too many accounts created', `${docs}/publish/#limitations`),
+  // ntfy 2.25: sign-ups and password-reset requests share this limit.
+  tooManyAccountActions: row(42906, 429, 'limit reached: too many account requests', `${docs}/publish/#limitations`),
   tooManyReservations: row(42907, 429, 'limit reached: too many topic reservations for this user'),
   tooManyAuthFailures: row(42909, 429, 'limit reached: too many auth failures', `${docs}/publish/#limitations`),
   tooManyCalls: row(42910, 429, 'limit reached: daily phone call quota reached', `${docs}/publish/#limitations`),
+  // ntfy 2.23's errHTTPTooManyRequestsLimitTopicCreation; its number is inferred (42910 is calls, so the next).
+  tooManyTopicCreations: row(42911, 429, 'limit reached: too many new topics, please slow down', `${docs}/publish/#limitations`),
   // Tocsin's own (ntfy's prototype has no limit): past monitor-limit monitors.
   tooManyMonitors: row(42912, 429, 'limit reached: too many monitors for this user'),
   internal: row(50001, 500, 'internal server error'),
@@ -129,6 +139,8 @@ export const errors = {
   cacheUnavailable: row(50301, 503, 'service unavailable: the message cache cannot be written, the message was not stored (or not confirmed)'),
   // Tocsin's own (ntfy has no database to lose): a read of users and access entries that got no answer.
   storeUnavailable: row(50302, 503, 'service unavailable: the database cannot be reached, try again later'),
+  // Tocsin's own (ntfy answers 50001): the attachment storage (an S3 bucket) did not answer or refused; nothing was stored.
+  attachmentsUnavailable: row(50303, 503, 'service unavailable: the attachment storage cannot be reached, try again later'),
 } as const;
 
 export type ErrorName = keyof typeof errors;

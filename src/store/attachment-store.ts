@@ -67,11 +67,21 @@ export interface AttachmentStore {
   /** Starts file `id` of `owner`; reads the committed usage its limits start from. */
   create(id: string, owner: string, allow: AllowWrite): Promise<FileUpload>;
   stat(id: string): Promise<StoredFile | undefined>;
-  /** The bytes of a stored file, `start` to `end` inclusive when given. */
-  read(id: string, range?: { start: number; end: number }): Readable;
+  /**
+   * The bytes of a stored file, `start` to `end` inclusive when given. Resolves once the
+   * bytes can be read, so storage that cannot be reached fails (AttachmentsUnavailableError)
+   * before a response starts.
+   */
+  read(id: string, range?: { start: number; end: number }): Promise<Readable>;
   remove(id: string): Promise<void>;
   /** Removes every file expired at `now` (Unix seconds); answers their ids. */
   expire(now: number): Promise<string[]>;
+  /**
+   * For a store whose bytes can be left behind where its own bookkeeping does not see
+   * them (an S3 bucket): clears them, at the store's own cadence (undefined when not due).
+   * Called by the shared housekeeping, so by one node at a time.
+   */
+  sweep?(nowMs: number): Promise<SweepReport | undefined>;
   /** Bytes stored for `owner`, and being uploaded for it by this instance. */
   usage(owner: string): Promise<number>;
   /** Bytes stored, and being uploaded by this instance, in all. */
@@ -79,4 +89,24 @@ export interface AttachmentStore {
   close(): Promise<void>;
 }
 
+/** What a sweep found: the objects the store knows and their bytes, and what it removed. */
+export interface SweepReport {
+  objects: number;
+  bytes: number;
+  orphans: number;
+  abortedUploads: number;
+}
+
 export class TooLarge extends Error {}
+
+/**
+ * The storage the bytes live in could not be reached or refused the request (an object
+ * store down, wrong keys, no answer in time): nothing was stored or read, the request is
+ * answered 503 and may be tried again.
+ */
+export class AttachmentsUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`attachment storage unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'AttachmentsUnavailableError';
+  }
+}

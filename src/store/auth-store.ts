@@ -13,6 +13,32 @@ export interface Token {
   provisioned?: boolean;
 }
 
+/** An e-mail address of an account (ntfy 2.25): verified (at most one of them primary), or waiting for its link to be followed. */
+export interface AccountEmail {
+  address: string;
+  primary: boolean;
+  pending: boolean;
+}
+
+/** What a magic link (ntfy 2.25) does once followed. */
+export type MagicLinkKind = 'email-verify' | 'password-reset';
+
+/**
+ * A magic link as stored: found by `selector`, the public half of its token, and checked
+ * against `hash`, the SHA-256 (hex) of the secret half (model/magic-link.ts). The secret
+ * itself is never stored, so a leaked store opens no account.
+ */
+export interface MagicLink {
+  selector: string;
+  hash: string;
+  kind: MagicLinkKind;
+  username: string;
+  /** The address being verified; '' for a password reset. */
+  email: string;
+  /** Unix seconds; the link is void after it. */
+  expires: number;
+}
+
 /** A user as another server kept it (`tocsin import ntfy`): credentials and account as they are. */
 export interface ImportedUser {
   name: string;
@@ -120,6 +146,38 @@ export interface AuthStore {
   addPhoneNumber(username: string, number: string): Promise<void>;
   /** Removes one of the user's numbers; nothing happens when they have no such number (as ntfy). */
   removePhoneNumber(username: string, number: string): Promise<void>;
+  /**
+   * The user's addresses: verified ones by their text, then those waiting for an
+   * unexpired verification link, by their text.
+   */
+  emails(username: string): Promise<AccountEmail[]>;
+  /**
+   * Stores a magic link, replacing, in the same transaction, the user's earlier link of the
+   * same scope: for `email-verify` the one for the same address, for `password-reset` any.
+   * `NotFound` for a missing user. A user's links go with the user.
+   */
+  addMagicLink(link: MagicLink): Promise<void>;
+  /** The link of `selector`, expired or not (the caller checks kind, expiry and hash). */
+  magicLink(selector: string): Promise<MagicLink | undefined>;
+  /**
+   * Follows an e-mail verification link, once: in one transaction the link goes, its address
+   * joins the user's verified ones, and becomes their primary if they have none and it is
+   * no other account's primary. False when the link was already gone (a concurrent use won).
+   */
+  verifyEmail(selector: string): Promise<boolean>;
+  /**
+   * Follows a password-reset link, once: the link goes and the user's password hash becomes
+   * `hash`, in one transaction. False when the link was already gone; `Provisioned` (nothing
+   * changed) for a provisioned user.
+   */
+  resetPassword(selector: string, hash: string): Promise<boolean>;
+  /** Removes a verified address (a primary one leaves the user without) and its pending link; nothing happens when there is neither. */
+  removeEmail(username: string, address: string): Promise<void>;
+  /** Makes a verified address the user's primary: `NotFound` unless verified on this account, `AlreadyExists` when another account's primary. */
+  setPrimaryEmail(username: string, address: string): Promise<void>;
+  /** The user whose primary address this is (at most one is). */
+  userByPrimaryEmail(address: string): Promise<User | undefined>;
+  removeExpiredMagicLinks(now: number): Promise<void>;
   tiers(): Promise<Tier[]>;
   tier(code: string): Promise<Tier | undefined>;
   /** Adds a tier, or replaces the one with the same code (throws `AlreadyExists` only with `replace` false). */

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { AuthStore } from './auth-store.js';
+import { openAttachments } from './attachment-choice.js';
 import { AttachmentFiles } from './files/attachment-files.js';
+import { AttachmentIndex } from './files/attachment-index.js';
 import type { Stores } from './index.js';
 import type { Store } from './store.js';
 import { SqliteAuthStore } from './sqlite/auth-store.js';
@@ -17,7 +19,8 @@ import { SqliteMonitorStore } from './sqlite/monitor-store.js';
  * The embedded backend, used when database-url is unset: the cache and the jobs in one
  * SQLite file (cache-file; memory when empty), access control in its own SQLite file
  * (auth-file), browsers' push subscriptions in theirs (web-push-file, ntfy's schema) and
- * uploads as files (attachment-cache-dir). A store that fails to open
+ * uploads as files (attachment-cache-dir; or in an S3 bucket, indexed beside the cache
+ * file, see s3IndexFile). A store that fails to open
  * closes the ones opened before it.
  */
 export async function openEmbedded(config: Config): Promise<Stores> {
@@ -29,7 +32,7 @@ export async function openEmbedded(config: Config): Promise<Stores> {
     auth = config.authFile ? await openAuthFile(config.authFile) : undefined;
     webPush = config.webPush ? await openWebPushFile(config.webPush.file, config.webPush.startupQueries) : undefined;
     monitors = config.monitors ? await openMonitorFile(config.monitors.file) : undefined;
-    const attachments = config.attachmentCacheDir ? await AttachmentFiles.open(config.attachmentCacheDir) : undefined;
+    const attachments = await openAttachments(config, () => AttachmentFiles.open(config.attachmentCacheDir), () => new AttachmentIndex(s3IndexFile(config.cacheFile)));
     const close = async (): Promise<void> => {
       await store.close();
       await auth?.close();
@@ -45,6 +48,15 @@ export async function openEmbedded(config: Config): Promise<Stores> {
     await monitors?.close();
     throw err;
   }
+}
+
+/**
+ * Where the embedded backend keeps the index of attachments in S3: beside the cache file,
+ * whose messages they belong to (named like SQLite's own companions of it), or in memory
+ * with the cache.
+ */
+export function s3IndexFile(cacheFile: string): string {
+  return cacheFile === '' ? '' : `${cacheFile}-attachments`;
 }
 
 /**

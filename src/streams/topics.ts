@@ -39,17 +39,20 @@ export class TopicRegistry {
   }
 
   /**
-   * Admits every topic or none: a disallowed name (40010) or the limit (42904) rejects the
-   * request. The transports' topic-limit guard calls it, and names the errors per route.
-   * A subscription holds its topics until it calls `leave`.
+   * Admits every topic or none: a disallowed name (40010), the limit (42904) or `create`,
+   * told how many of them are new and throwing to refuse (the visitor's topic-creation
+   * bucket, 42911), rejects the request, in ntfy's order. The transports' topic-limit
+   * guard calls it, and names the errors per route. A subscription holds its topics until
+   * it calls `leave`.
    */
-  admit(topics: readonly string[], by: 'publish' | 'subscribe'): void {
+  admit(topics: readonly string[], by: 'publish' | 'subscribe', create?: (count: number) => void): void {
     let added = 0;
     for (const topic of topics) {
       if (this.disallowed.has(topic)) throw errors.topicDisallowed;
       if (!this.known.has(topic)) added++;
     }
     if (added > 0 && this.known.size + added > this.limit) throw errors.tooManyTopics;
+    if (added > 0) create?.(added);
     this.use(topics, by === 'publish', by === 'subscribe' ? 1 : 0);
   }
 

@@ -16,7 +16,9 @@ import type { Publisher } from '../streams/publisher.js';
 import type { Stats } from '../streams/stats.js';
 import type { SubscriptionTally } from '../streams/subscription-tally.js';
 import type { TopicRegistry } from '../streams/topics.js';
+import type { BanFeed } from '../visitors/ban-feed.js';
 import type { Visitors } from '../visitors/visitors.js';
+import { clientAddressOf } from './client.js';
 import type { RejectionLog } from './http/rejections.js';
 import type { RequestInfo } from './http/request.js';
 import type { TurnFlusher } from './subscribe/flusher.js';
@@ -48,7 +50,7 @@ export interface ServerContext {
   flusher: TurnFlusher;
   /** Unfiltered HTTP stream subscribers, grouped by their set of topics. */
   fanout: StreamFanout;
-  /** The HTTP streams' keepalive events, every keepalive-interval. */
+  /** The HTTP streams' keepalive events and the WebSockets' pings, every keepalive-interval. */
   keepalives: Keepalives;
   /** Open subscriber connections, ended at shutdown. */
   connections: Set<Connection>;
@@ -58,6 +60,8 @@ export interface ServerContext {
   rejections: RejectionLog;
   /** Subscribers dropped for not reading (slow-consumer policy). */
   counters: { slowSubscribersDropped: number };
+  /** The abuse ban feed for fail2ban; undefined without ban-file. */
+  bans: BanFeed | undefined;
   /** Prometheus metrics; undefined unless enable-metrics or metrics-listen-http is set. */
   metrics: Metrics | undefined;
   /** Forwards X-Email messages; undefined without smtp-sender-addr. */
@@ -72,11 +76,16 @@ export interface ServerContext {
   web: WebSite | undefined;
 }
 
-/** What an Exchange tells of each error it answers: the rejection log and the request counts. */
+/**
+ * What an Exchange tells of each error it answers: the rejection log, the request counts
+ * and the ban feed. A WebSocket refused before its upgrade is answered by an Exchange too;
+ * an error after it is not (ntfy records only those before, too).
+ */
 export function onRefusal(ctx: ServerContext, req: RequestInfo): (e: HttpError, cause: unknown) => void {
   return (e, cause) => {
     ctx.rejections.record(req, e, cause);
     ctx.metrics?.refused(req.method, e);
+    ctx.bans?.record(clientAddressOf(ctx, req), e.http, e.code);
   };
 }
 

@@ -34,8 +34,9 @@ export function handleFile(guards: FileGuards): Handler {
     const sending = req.method === 'HEAD' ? 0 : length;
     await runGuards(guards.download, { gate, owner: file.owner, bytes: sending });
     if (ex.aborted) return;
-    const body = sending === 0 ? undefined : ctx.attachments.read(file.id, { start, end });
-    ex.stream(range ? 206 : 200, headers, length, body);
+    const body = sending === 0 ? undefined : await ctx.attachments.read(file.id, { start, end });
+    if (ex.aborted) body?.destroy(); // gone while the storage answered
+    else ex.stream(range ? 206 : 200, headers, length, body);
   };
 }
 

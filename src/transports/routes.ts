@@ -6,6 +6,8 @@ import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
+import * as emails from './account/emails.js';
+import { requestPasswordReset, resetPassword } from './account/password-reset.js';
 import * as phone from './account/phone.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { handleFile, type FileGuards } from './files.js';
@@ -13,6 +15,7 @@ import { attachmentLimits } from './guards/attachment-limits.js';
 import { callLimit } from './guards/call-limit.js';
 import { authenticate, permission } from './guards/auth.js';
 import { downloadBandwidth } from './guards/download-bandwidth.js';
+import { emailAddress } from './guards/email-address.js';
 import { emailLimit } from './guards/email-limit.js';
 import { Gate, runGuards, type Guard } from './guards/guard.js';
 import { messageLimit } from './guards/message-limit.js';
@@ -28,7 +31,7 @@ import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuar
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
 import { topicList } from './subscribe/topic-list.js';
-import { servePage, serveStatic } from './web/pages.js';
+import { servePage, serveStatic, serveStaticAt } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -61,7 +64,7 @@ const writing: readonly Guard[] = [authenticate, requestRate('payer'), permissio
 /** A publish, and an e-mail's (mail/inbound), which is published as a POST would be. */
 export const publishGuards: PublishGuards = {
   request: [...writing, topicLimit('publish')],
-  message: [unifiedPushPayer, messageLimit, emailLimit, callLimit],
+  message: [unifiedPushPayer, messageLimit, emailAddress, emailLimit, callLimit],
   upload: attachmentLimits,
 };
 const sequenceEventGuards = { request: publishGuards.request, message: [messageLimit] };
@@ -108,6 +111,14 @@ const homePage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
 
+/** The pages of magic links: the web app's, never sending the token on as a Referer nor indexed (as ntfy's handleWebAppNoIndex). */
+const linkPage: Handler = (ctx, ex, req) => {
+  if (!servePage(ctx, ex, req, 'app', [['Referrer-Policy', 'no-referrer'], ['X-Robots-Tag', 'noindex']])) throw errors.notFound;
+};
+
+/** A file a link page loads from its own directory: the web build's file of that name (no token has a dot, so none is taken for one). */
+const linkPageFile: Handler = (ctx, ex, req, [file]) => (file === 'config.js' ? getWebConfigScript(ctx, ex) : serveStaticAt(ctx, ex, req, `/${file as string}`));
+
 /** GET /dashboard: the admin dashboard's page for a browser; otherwise a topic named dashboard. */
 const dashboardPage: Handler = (ctx, ex, req, groups) => {
   if (!servePage(ctx, ex, req, 'dashboard')) return topicPage(ctx, ex, req, groups);
@@ -121,12 +132,17 @@ const stream =
 /** Every HTTP route, first match wins; WebSocket upgrades are handled in subscribe/ws.ts (webSocketGuards). */
 export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/v1\/health$/, handle: (_ctx, ex) => ex.json({ healthy: true }) },
+  { methods: ['GET'], pattern: /^\/v1\/version$/, handle: admin.getVersion },
   { methods: ['GET'], pattern: /^\/v1\/config$/, handle: getWebConfig },
   { methods: ['GET'], pattern: /^\/config\.js$/, handle: getWebConfigScript },
   // The web app (web/): its page for a browser at / (and /{topic}, below), the files it loads, the dashboard's page.
   { methods: ['GET'], pattern: /^\/$/, handle: homePage },
   { methods: ['GET'], pattern: /^\/(?:static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: serveStatic },
   { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
+  // The pages magic links open (ntfy 2.25), and the reset request's: the app's page, the token kept from referrers and indexes.
+  { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
+  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.
+  { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },
@@ -144,6 +160,13 @@ export const routes: readonly Route[] = [
   { methods: ['PUT'], pattern: /^\/v1\/account\/phone\/verify$/, handle: phone.verifyPhone },
   { methods: ['PUT'], pattern: /^\/v1\/account\/phone$/, handle: phone.addPhone },
   { methods: ['DELETE'], pattern: /^\/v1\/account\/phone$/, handle: phone.removePhone },
+  { methods: ['PUT'], pattern: /^\/v1\/account\/email$/, handle: emails.addEmail },
+  { methods: ['DELETE'], pattern: /^\/v1\/account\/email$/, handle: emails.removeEmail },
+  { methods: ['POST'], pattern: /^\/v1\/account\/email\/verify$/, handle: emails.verifyEmail },
+  { methods: ['POST'], pattern: /^\/v1\/account\/email\/primary$/, handle: emails.setPrimaryEmail },
+  { methods: ['POST'], pattern: /^\/v1\/account\/email\/resend$/, handle: emails.resendEmail },
+  { methods: ['POST'], pattern: /^\/v1\/account\/password\/reset\/request$/, handle: requestPasswordReset },
+  { methods: ['POST'], pattern: /^\/v1\/account\/password\/reset$/, handle: resetPassword },
   { methods: ['GET'], pattern: /^\/v1\/users$/, handle: admin.listUsers },
   { methods: ['POST'], pattern: /^\/v1\/users$/, handle: admin.addUser },
   { methods: ['PUT'], pattern: /^\/v1\/users$/, handle: admin.updateUser },

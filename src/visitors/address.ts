@@ -76,6 +76,12 @@ export function visitorKey(address: string, ipv4Bits: number, ipv6Bits: number):
   return `${key}/${ipv6Bits}`;
 }
 
+/** The visitor network of an address as `address/bits`, the bits written even for a whole address (the ban feed's lines). */
+export function visitorNetwork(address: string, ipv4Bits: number, ipv6Bits: number): string {
+  const key = visitorKey(address, ipv4Bits, ipv6Bits);
+  return key.includes('/') ? key : `${key}/${address.includes(':') ? 128 : 32}`;
+}
+
 function mask(bytes: number[], bits: number): number[] {
   return bytes.map((b, i) => {
     const keep = Math.max(0, Math.min(8, bits - i * 8));

@@ -22,6 +22,9 @@ export interface VisitorLimits {
   emailReplenishMs: number;
   /** Phone calls per day (a tier's; 0 without one, as ntfy: numbers are verified per account). */
   calls: number;
+  /** New topics at once (0: no limit), then one more per `topicCreationReplenishMs` (ntfy 2.23). */
+  topicCreationBurst: number;
+  topicCreationReplenishMs: number;
 }
 
 /** What a visitor spent here that the other nodes have not been told (see cluster-limits.ts). */
@@ -62,6 +65,8 @@ export class Visitor implements BucketState {
   private bytes: BucketState | undefined;
   /** Made at the first X-Email, as `bytes`: most visitors never send one. */
   private mails: BucketState | undefined;
+  /** Made at the first topic it brings into being, as `bytes`. */
+  private newTopics: BucketState | undefined;
   private day: number;
   private messageCount = 0;
   private emailCount = 0;
@@ -140,6 +145,22 @@ export class Visitor implements BucketState {
 
   private bandwidth(now: number): BucketState {
     return (this.bytes ??= { tokens: this.limits.bandwidth, at: now });
+  }
+
+  /**
+   * 42911 unless `count` more new topics fit its topic-creation bucket: all or none, as
+   * the topic registry admits a request's topics. Exempt hosts are not limited, as for
+   * requests. Kept on this node only (not reported to the others): which topics are new is
+   * each node's own table. A first visit that creates topics is held as an object from
+   * then on: the tokens are not carried as numbers, and a flood of one-request addresses
+   * must not get a fresh burst each.
+   */
+  createTopics(count: number, now: number): void {
+    const { topicCreationBurst: burst, topicCreationReplenishMs: replenishMs } = this.limits;
+    if (this.exempt || burst === 0 || count === 0) return;
+    this.newTopics ??= { tokens: burst, at: now };
+    if (!takeTokens(this.newTopics, count, now, burst, replenishMs)) throw errors.tooManyTopicCreations;
+    if (this.firstVisit) this.holder?.keep(this);
   }
 
   /** 42908 once the day's messages are used up (days end at midnight UTC, as ntfy's default). */

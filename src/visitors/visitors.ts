@@ -262,6 +262,8 @@ export class Visitors implements Holder {
         emailBurst: c.visitorEmailLimitBurst,
         emailReplenishMs: c.visitorEmailLimitReplenishMs,
         calls: 0,
+        topicCreationBurst: c.topicCreationLimit.burst,
+        topicCreationReplenishMs: c.topicCreationLimit.replenishMs,
       };
       return this.configLimits;
     }
@@ -279,6 +281,8 @@ export class Visitors implements Holder {
       emailBurst: Math.min(Math.max(Math.floor(tier.emailLimit * 0.2), c.visitorEmailLimitBurst), 150),
       emailReplenishMs: dayMs / tier.emailLimit,
       calls: tier.callLimit,
+      topicCreationBurst: c.topicCreationLimit.burst,
+      topicCreationReplenishMs: c.topicCreationLimit.replenishMs,
     };
   }
 }

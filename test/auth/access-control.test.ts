@@ -11,7 +11,7 @@ import { tempDir } from '../support/server.js';
 import { pastStaleReadBound } from '../support/stale-reads.js';
 
 const deny: Permission = { read: false, write: false };
-const limits = { authFailures: { burst: 100, replenishMs: 1000 }, signups: { burst: 3, replenishMs: 1000 } };
+const limits = { authFailures: { burst: 100, replenishMs: 1000 }, accountActions: { burst: 3, replenishMs: 1000 } };
 const hash = (password: string): string => bcrypt.hashSync(password, 4);
 
 function store(): SqliteAuthStore {

@@ -31,7 +31,7 @@ describe('access control — under a flood', () => {
   it('failed logins count per visitor network: addresses of one IPv6 /64 share a bucket (42909)', async () => {
     const ac = new AccessControl(counting(), deny, {
       authFailures: { burst: 3, replenishMs: 60_000 },
-      signups: { burst: 3, replenishMs: 60_000 },
+      accountActions: { burst: 3, replenishMs: 60_000 },
       keyOf: (a) => visitorKey(a, 32, 64),
     });
     const wrong = { kind: 'token', token: 'nope' } as const;
@@ -43,7 +43,7 @@ describe('access control — under a flood', () => {
 
   it('a token\'s last use is written once a minute, and the memory of writes is bounded', async () => {
     const s = counting();
-    const ac = new AccessControl(s, deny, { authFailures: { burst: 3, replenishMs: 1000 }, signups: { burst: 3, replenishMs: 1000 } });
+    const ac = new AccessControl(s, deny, { authFailures: { burst: 3, replenishMs: 1000 }, accountActions: { burst: 3, replenishMs: 1000 } });
     for (let i = 0; i < 100; i++) await ac.authenticate({ kind: 'token', token: 'tk_same' }, '198.51.100.1');
     assert.equal(s.writes.length, 1);
     for (let i = 0; i < 20_000; i++) await ac.authenticate({ kind: 'token', token: `tk_${i}` }, '198.51.100.1');

@@ -67,11 +67,42 @@ describe('config', () => {
     assert.throws(() => loadConfig({ env: { NTFY_MESSAGE_TITLE_SIZE_LIMIT: '-1' } }), /invalid value for message-title-size-limit: "-1" \(must be a size/);
   });
 
-  it('account switches need an auth-file, and sign-up needs login (as ntfy)', () => {
-    assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login or enable-reservations if auth-file is not set/);
+  it('topic-creation limit (ntfy 2.23): 100 new topics at once, one a minute, by default; from env and file', () => {
+    assert.deepEqual(loadConfig().config.topicCreationLimit, { burst: 100, replenishMs: 60_000 });
+    const env = { NTFY_VISITOR_TOPIC_CREATION_LIMIT_BURST: '5', NTFY_VISITOR_TOPIC_CREATION_LIMIT_REPLENISH: '10s' };
+    assert.deepEqual(loadConfig({ env }).config.topicCreationLimit, { burst: 5, replenishMs: 10_000 });
+    assert.deepEqual(loadConfig({ file: yamlFile('visitor_topic_creation_limit_burst: 0\n') }).config.topicCreationLimit.burst, 0);
+    assert.throws(() => loadConfig({ flags: { 'visitor-topic-creation-limit-burst': '-1' } }), /invalid value for visitor-topic-creation-limit-burst: "-1"/);
+  });
+
+  it('auth-access-cache (ntfy 2.24): off unless set', () => {
+    assert.equal(loadConfig().config.authAccessCache, false);
+    assert.equal(loadConfig({ env: { NTFY_AUTH_ACCESS_CACHE: 'true' } }).config.authAccessCache, true);
+  });
+
+  it('ban feed (ntfy 2.26): off without ban-file; window, threshold and weights with ntfy\'s defaults; a bad weight stops startup', () => {
+    assert.equal(loadConfig().config.ban, undefined);
+    const { ban } = loadConfig({ file: yamlFile('ban-file: /var/lib/tocsin/ban.log\n') }).config;
+    assert.deepEqual(ban && { ...ban, weights: ban.weights.map((w) => `${w.prefix}${w.exact ? '' : '*'}:${w.weight}`) }, {
+      file: '/var/lib/tocsin/ban.log',
+      windowMs: 60_000,
+      threshold: 100,
+      weights: ['42909:10', '42908:0', '42903:0', '42905:0', '42910:0', '*:1'],
+    });
+    const fromEnv = loadConfig({ env: { NTFY_BAN_FILE: '/tmp/b.log', NTFY_BAN_WINDOW: '10m', NTFY_BAN_THRESHOLD: '20', NTFY_BAN_WEIGHTS: '403:2,*:1' } }).config.ban;
+    assert.deepEqual([fromEnv?.windowMs, fromEnv?.threshold, fromEnv?.weights.length], [600_000, 20, 2]);
+    assert.throws(() => loadConfig({ flags: { 'ban-weights': ['42909'] } }), (err: Error) => err instanceof ConfigError && err.message === 'invalid value for ban-weights: invalid ban-weight "42909", want KEY:WEIGHT');
+    assert.throws(() => loadConfig({ flags: { 'ban-file': '/tmp/b.log', 'ban-window': '0s' } }), /ban-window must be greater than 0/);
+  });
+
+  it('account switches need an auth-file, and sign-up and require-login need login (as ntfy)', () => {
+    assert.throws(() => loadConfig({ flags: { 'enable-login': true } }), /cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set/);
+    assert.throws(() => loadConfig({ env: { NTFY_REQUIRE_LOGIN: 'true' } }), /cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set/);
     assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true } }), /cannot set enable-signup without also setting enable-login/);
-    const { config } = loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true, 'enable-login': true } });
-    assert.deepEqual([config.enableSignup, config.accountCreationLimit, config.authFailureLimit], [true, { burst: 3, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
+    assert.throws(() => loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'require-login': true } }), /cannot set require-login without also setting enable-login/);
+    assert.equal(loadConfig().config.requireLogin, false);
+    const { config } = loadConfig({ flags: { 'auth-file': '/tmp/a.db', 'enable-signup': true, 'enable-login': true }, env: { NTFY_REQUIRE_LOGIN: 'true' } });
+    assert.deepEqual([config.enableSignup, config.requireLogin, config.accountActionLimit, config.authFailureLimit], [true, true, { burst: 6, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
   });
 
   it('e-mail: the relay needs base-url and smtp-sender-from, the listener its domain (as ntfy); both parse to addresses', () => {
@@ -86,6 +117,14 @@ describe('config', () => {
     assert.deepEqual(config.smtpServer, { listen: { host: '', port: 25 }, domain: 'n.example', addrPrefix: 'ntfy-' });
     assert.deepEqual([config.visitorEmailLimitBurst, config.visitorEmailLimitReplenishMs], [16, 3_600_000]);
     assert.deepEqual([loadConfig().config.smtpSender, loadConfig().config.smtpServer], [undefined, undefined]);
+  });
+
+  it('smtp-sender-verify: off by default, needs smtp-sender-addr (as ntfy)', () => {
+    assert.equal(loadConfig().config.smtpSenderVerify, false);
+    assert.throws(() => loadConfig({ flags: { 'smtp-sender-verify': true } }), /if smtp-sender-verify is set, smtp-sender-addr must also be set/);
+    assert.throws(() => loadConfig({ env: { NTFY_SMTP_SENDER_VERIFY: 'maybe' } }), /invalid value for smtp-sender-verify: "maybe" \(must be true or false\)/);
+    const { config } = loadConfig({ file: yamlFile('smtp_sender_verify: true\nsmtp-sender-addr: smtp.example.com:587\nsmtp-sender-from: a@b.c\nbase-url: https://n.example\n') });
+    assert.equal(config.smtpSenderVerify, true);
   });
 
   it('web push: all of its keys and base-url, or none (as ntfy); the warning no later than the expiry', () => {

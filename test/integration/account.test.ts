@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
@@ -240,16 +241,49 @@ describe('admin API — the anonymous user', () => {
   });
 });
 
+describe('GET /v1/version (ntfy 2.17)', () => {
+  it('answers admins the version, commit and build date; anonymous visitors and users 401/40101', async () => {
+    const [status, version] = await call('GET', '/v1/version', basic('admin'));
+    assert.equal(status, 200);
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.deepEqual(Object.keys(version), ['version', 'commit', 'date']);
+    assert.equal(version.version, pkg.version);
+    assert.match(version.commit as string, /^([0-9a-f]{40}|unknown)$/);
+    assert.ok(version.date === 'unknown' || !Number.isNaN(Date.parse(version.date as string)), String(version.date));
+    assert.deepEqual(await code(call('GET', '/v1/version')), [401, 40101]);
+    assert.deepEqual(await code(call('GET', '/v1/version', basic('phil'))), [401, 40101]);
+    assert.deepEqual(await code(call('GET', '/v1/version', basic('admin', 'wrong'))), [401, 40101]);
+  });
+
+  it('without an auth-file there is no admin: 401/40101', async () => {
+    const t = await startTestServer();
+    after(() => t.server.close());
+    assert.deepEqual(await code(apiCall(t.url, 'GET', '/v1/version')), [401, 40101]);
+  });
+});
+
 describe('web app config', () => {
   it('GET /v1/config and /config.js tell the web app which account features exist', async () => {
     const [status, config] = await call('GET', '/v1/config');
     assert.equal(status, 200);
-    assert.deepEqual([config.enable_login, config.enable_signup, config.enable_reservations, config.enable_payments], [true, true, true, false]);
+    assert.deepEqual([config.enable_login, config.require_login, config.enable_signup, config.enable_reservations, config.enable_payments, config.enable_reset_password], [true, false, true, true, false, false]);
+    assert.equal((await fetch(`${s.url}/v1/config`)).headers.get('cache-control'), 'no-cache');
     const script = await fetch(`${s.url}/config.js`);
     assert.equal(script.headers.get('content-type'), 'text/javascript');
     const text = await script.text();
     assert.ok(text.startsWith('// Generated server configuration\nvar config = {'), text);
     assert.deepEqual(JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf(';'))), config);
+  });
+
+  it('require-login (ntfy 2.15) is told to the web app in both; the API stays governed by the access entries', async () => {
+    const t = await startTestServer({ 'auth-file': join(tempDir(), 'auth.db'), 'enable-login': true, 'require-login': true, 'auth-access': ['*:open:rw'] });
+    after(() => t.server.close());
+    const json = (await (await fetch(`${t.url}/v1/config`)).json()) as Json;
+    assert.equal(json.require_login, true);
+    const text = await (await fetch(`${t.url}/config.js`)).text();
+    assert.match(text, /"require_login": true/);
+    const published = await fetch(`${t.url}/open`, { method: 'POST', body: 'anonymous still publishes where the entries allow' });
+    assert.equal(published.status, 200);
   });
 });
 

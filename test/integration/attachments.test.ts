@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { publish, type Json } from '../support/clients.js';
+import { postChunked, publish, type Json } from '../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Uploads (attachment-cache-dir): bodies that become files, their download, limits and expiry. */
@@ -18,20 +17,6 @@ async function server(settings: Record<string, unknown> = {}, dir = join(tempDir
   const s = await startTestServer({ 'base-url': 'http://files.example', 'attachment-cache-dir': dir, ...settings });
   after(() => s.server.close());
   return { ...s, dir };
-}
-
-/** A POST without Content-Length (chunked), so only the streaming limit can stop it. */
-function postChunked(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<[number, Json]> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += String(chunk)));
-      res.on('end', () => resolve([res.statusCode ?? 0, JSON.parse(text) as Json]));
-    });
-    req.on('error', reject);
-    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
-    req.end();
-  });
 }
 
 async function pollJson(topicUrl: string): Promise<Json[]> {

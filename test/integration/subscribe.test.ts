@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
 import { LogCapture } from '../support/log.js';
 import { Scrape } from '../support/prometheus.js';
@@ -94,6 +95,25 @@ describe('subscribe — stream formats', () => {
     assert.equal(ka.event, 'keepalive');
     assert.equal(ka.topic, 'ka');
     stream.close();
+  });
+
+  it('ws: an empty ping frame every keepalive-interval, as ntfy sends (no keepalive event); answered pongs keep it open', async () => {
+    const socket = new WebSocket(`${s.url.replace('http', 'ws')}/ka-ws/ws`);
+    const opened = performance.now();
+    const pings: number[] = [];
+    const frames: string[] = [];
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()).event as string));
+    await new Promise<void>((resolve) =>
+      socket.on('ping', (payload: Buffer) => {
+        assert.equal(payload.length, 0);
+        if (pings.push(performance.now()) === 3) resolve();
+      }),
+    );
+    socket.close();
+    // 1 s apart, from the upgrade on; a ping may go out up to the keepalive window (5%) early.
+    const gaps = pings.map((at, i) => at - (i === 0 ? opened : (pings[i - 1] as number)));
+    for (const gap of gaps) assert.ok(gap >= 940 && gap <= 1300, `gaps ${gaps.map(Math.round).join(', ')} ms`);
+    assert.deepEqual(frames, ['open'], 'no keepalive event on a WebSocket');
   });
 });
 

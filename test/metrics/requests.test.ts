@@ -26,16 +26,19 @@ describe('request counts', () => {
     ]);
   });
 
-  it('limit hits are the 413 and 429 refusals by code, over every method', async () => {
+  it('limit hits are the 413 and 429 refusals, and the 400s of template time and size, title and tags, by code over every method', async () => {
     const limitHits = new Counter({ name: 'l', help: 'l', labelNames: ['code'] as const, registers: [] });
     const counts = new RequestCounts();
     counts.refused(429, 42901, 'GET');
     counts.refused(429, 42901, 'POST');
     counts.refused(413, 41301, 'PUT');
     counts.refused(400, 40010, 'POST');
+    counts.refused(429, 42911, 'GET');
+    for (const code of [40055, 40056, 40057, 40058]) counts.refused(400, code, 'POST');
     counts.answered('GET');
     counts.fillLimitHits(limitHits);
-    assert.deepEqual((await limitHits.get()).values.map((v) => [v.labels.code, v.value]), [['42901', 2], ['41301', 1]]);
-    assert.deepEqual([...counts.limitHits()], [[42901, 2], [41301, 1]]);
+    const expected: [number, number][] = [[42901, 2], [41301, 1], [42911, 1], [40055, 1], [40056, 1], [40057, 1], [40058, 1]];
+    assert.deepEqual((await limitHits.get()).values.map((v) => [v.labels.code, v.value]), expected.map(([code, n]) => [String(code), n]));
+    assert.deepEqual([...counts.limitHits()], expected);
   });
 });

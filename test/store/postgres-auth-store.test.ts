@@ -41,6 +41,22 @@ describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
     }
   });
 
+  it('a database of schema version 1 gains the e-mail and magic-link tables at its next open (version 2)', async () => {
+    const { store, url } = await node();
+    await store.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    after(() => client.end());
+    await client.query('DROP TABLE emails; DROP TABLE magic_links; UPDATE schema_version SET version = 1');
+    const reopened = await node(url);
+    after(() => reopened.store.close());
+    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 2);
+    await reopened.store.addUser('phil', '$0', 'user');
+    await reopened.store.addMagicLink({ selector: 'sel1', hash: 'ab', kind: 'email-verify', username: 'phil', email: 'phil@example.com', expires: 2 ** 40 });
+    assert.equal(await reopened.store.verifyEmail('sel1'), true);
+    assert.deepEqual(await reopened.store.emails('phil'), [{ address: 'phil@example.com', primary: true, pending: false }]);
+  });
+
   it('a server that does not answer is StoreUnavailableError (503); an SQL error stays itself', async () => {
     const gone = new pg.Client({ connectionString: 'postgres://postgres@/none?host=/nonexistent-tocsin-socket-dir&port=5432' });
     const refused = await gone.connect().then(() => undefined, (err: unknown) => err);

@@ -20,6 +20,8 @@ const limits = (bandwidth: number): VisitorLimits => ({
   emailBurst: 16,
   emailReplenishMs: 3_600_000,
   calls: 0,
+  topicCreationBurst: 0,
+  topicCreationReplenishMs: 60_000,
 });
 
 /** A cache of 10 messages of ~110 bytes on each of `topics`, whose replays resolve only when `release` is called, recording what they were asked. */

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import WebSocket from 'ws';
 
 export interface Json {
@@ -182,4 +183,18 @@ export class WsStream {
 export async function publish(url: string, body: string | Buffer = '', headers: Record<string, string> = {}, method = 'POST'): Promise<{ status: number; json: Json }> {
   const res = await fetch(url, { method, body: method === 'GET' ? undefined : body, headers });
   return { status: res.status, json: (await res.json()) as Json };
+}
+
+/** A POST without Content-Length (chunked), so only the streaming limit can stop it. */
+export function postChunked(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<[number, Json]> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += String(chunk)));
+      res.on('end', () => resolve([res.statusCode ?? 0, JSON.parse(text) as Json]));
+    });
+    req.on('error', reject);
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+    req.end();
+  });
 }

@@ -34,6 +34,7 @@ const unlimited: RawValues = {
   'visitor-message-daily-limit': 1_000_000_000,
   'visitor-subscription-limit': 1_000_000,
   'visitor-attachment-daily-bandwidth-limit': '1T',
+  'visitor-topic-creation-limit-burst': 0,
 };
 
 /** A temp directory removed when the test file ends. */

@@ -110,12 +110,12 @@ describe('guards — the gate', () => {
   it('the topic limit names a disallowed topic 40010 for a publish, 40009 for a subscription; the limit is 42904 for both', () => {
     const ctx = s.server.context;
     const gate = (topics: string[]): Gate => new Gate(ctx, request(), topics);
-    assert.throws(() => runGuards([topicLimit('publish')], gate(['ok', 'secret'])), errors.topicDisallowed);
-    assert.throws(() => runGuards([topicLimit('subscribe')], gate(['ok', 'secret'])), errors.topicInvalid);
-    runGuards([topicLimit('publish')], gate(['a', 'b']));
-    assert.throws(() => runGuards([topicLimit('publish')], gate(['c'])), errors.tooManyTopics);
-    assert.throws(() => runGuards([topicLimit('subscribe')], gate(['c'])), errors.tooManyTopics);
-    assert.equal(runGuards([topicLimit('subscribe')], gate(['a'])), undefined, 'a known topic is always admitted');
+    assert.throws(() => runGuards([requestRate('own'), topicLimit('publish')], gate(['ok', 'secret'])), errors.topicDisallowed);
+    assert.throws(() => runGuards([requestRate('own'), topicLimit('subscribe')], gate(['ok', 'secret'])), errors.topicInvalid);
+    runGuards([requestRate('own'), topicLimit('publish')], gate(['a', 'b']));
+    assert.throws(() => runGuards([requestRate('own'), topicLimit('publish')], gate(['c'])), errors.tooManyTopics);
+    assert.throws(() => runGuards([requestRate('own'), topicLimit('subscribe')], gate(['c'])), errors.tooManyTopics);
+    assert.equal(runGuards([requestRate('own'), topicLimit('subscribe')], gate(['a'])), undefined, 'a known topic is always admitted');
   });
 });
 

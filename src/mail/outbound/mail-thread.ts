@@ -45,7 +45,7 @@ const mailer = await relayMailer(input.sender, input.baseUrl, log, {
 
 port.on('message', (msg: ToThread) => {
   if ('jobs' in msg) {
-    for (const job of msg.jobs) mailer.send(job.message, job.to, job.senderIp);
+    for (const order of msg.jobs) mailer.queueOrder(order);
   } else {
     void mailer.close(msg.close).then(() => {
       report();

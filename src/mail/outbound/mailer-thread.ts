@@ -4,7 +4,8 @@ import { pino, type Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import type { Message } from '../../model/message.js';
 import { Drops } from './drops.js';
-import { defaultMailerOptions, type MailerOptions, type MailObserver, type MailSender } from './mailer.js';
+import { defaultMailerOptions, type MailerOptions, type MailObserver, type MailOrder, type MailSender } from './mailer.js';
+import type { Notice } from './notice.js';
 
 /** What the mail thread is started with. */
 export interface ThreadInput {
@@ -14,14 +15,8 @@ export interface ThreadInput {
   options: MailerOptions;
 }
 
-export interface Job {
-  message: Message;
-  to: string;
-  senderIp: string;
-}
-
 /** Main thread to mail thread. */
-export type ToThread = { jobs: Job[] } | { close: number };
+export type ToThread = { jobs: MailOrder[] } | { close: number };
 /** Mail thread to main thread: outcomes counted since the last report, pino lines to log, and the end. */
 export type FromThread = { ready: true } | { sent: number; failed: number } | { log: string } | { closed: true };
 
@@ -34,7 +29,7 @@ export type FromThread = { ready: true } | { sent: number; failed: number } | { 
  * grows either side. The thread's log lines are written to this server's log.
  */
 export class MailerThread implements MailSender {
-  private batch: Job[] = [];
+  private batch: MailOrder[] = [];
   private inFlight = 0;
   private closed = false;
   private readonly drops: Drops;
@@ -65,9 +60,17 @@ export class MailerThread implements MailSender {
   }
 
   send(message: Message, to: string, senderIp: string): void {
+    this.queueOrder({ message, to, senderIp });
+  }
+
+  sendNotice(notice: Notice): void {
+    this.queueOrder({ notice });
+  }
+
+  private queueOrder(order: MailOrder): void {
     if (this.closed || this.inFlight >= this.queueLimit) return this.drops.drop(this.closed);
     this.inFlight++;
-    if (this.batch.push({ message, to, senderIp }) === 1) setImmediate(() => this.flush());
+    if (this.batch.push(order) === 1) setImmediate(() => this.flush());
   }
 
   /** Sends what is queued, gives those being sent 3 s, and ends the thread. */

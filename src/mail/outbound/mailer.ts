@@ -4,16 +4,22 @@ import type { Message } from '../../model/message.js';
 import { composeMail } from './compose.js';
 import { Drops } from './drops.js';
 import type { HtmlPart } from './html-part.js';
+import { composeNotice, type Notice } from './notice.js';
 
 /** Told of every mail's outcome (ntfy_emails_sent_success|failure). */
 export interface MailObserver {
   mailSent(ok: boolean): void;
 }
 
-/** What the publish path uses to forward a message: queue it and go on. */
+/** What is to be mailed: a published message forwarded (X-Email), or a notice of the account API. */
+export type MailOrder = { message: Message; to: string; senderIp: string } | { notice: Notice };
+
+/** What the publish path and the account API use to send a mail: queue it and go on. */
 export interface MailSender {
   /** Queues `message` for `to`; `senderIp` is named in the mail, as ntfy does against abuse. Never throws or waits. */
   send(message: Message, to: string, senderIp: string): void;
+  /** Queues a notice (a magic link) through the same queue, bound and retries. Never throws or waits. */
+  sendNotice(notice: Notice): void;
   /** Mails queued, waiting for a retry or being sent. */
   readonly pending: number;
   /** Stops taking mails; those not sent in time are dropped (and counted as failed). */
@@ -33,9 +39,7 @@ export interface MailerOptions {
 export const defaultMailerOptions: MailerOptions = { queueLimit: 1_000, concurrency: 4, retryDelaysMs: [5_000, 30_000, 120_000] };
 
 interface Job {
-  message: Message;
-  to: string;
-  senderIp: string;
+  order: MailOrder;
   attempts: number;
 }
 
@@ -71,8 +75,17 @@ export class Mailer implements MailSender {
   }
 
   send(message: Message, to: string, senderIp: string): void {
+    this.queueOrder({ message, to, senderIp });
+  }
+
+  sendNotice(notice: Notice): void {
+    this.queueOrder({ notice });
+  }
+
+  /** Queues an order of either kind (the mail thread hands them over as they came). */
+  queueOrder(order: MailOrder): void {
     if (this.closed || this.pending >= this.options.queueLimit) return this.drops.drop(this.closed);
-    this.queue.push({ message, to, senderIp, attempts: 0 });
+    this.queue.push({ order, attempts: 0 });
     this.pump();
   }
 
@@ -111,21 +124,25 @@ export class Mailer implements MailSender {
 
   private async attempt(job: Job): Promise<void> {
     job.attempts++;
-    let mail: SendMailOptions;
     try {
-      mail = composeMail(job.message, job.to, this.sender.from, { topicUrl: `${this.sender.baseUrl}/${job.message.topic}`, senderIp: job.senderIp }, this.html);
-      await this.transport.sendMail(mail);
+      await this.transport.sendMail(this.compose(job.order));
     } catch (err) {
       this.failed(job, err);
       return;
     }
     this.observer?.mailSent(true);
-    this.log.debug({ email_to: job.to, topic: job.message.topic, id: job.message.id, attempts: job.attempts }, 'e-mail sent');
+    this.log.debug({ ...logFields(job.order), attempts: job.attempts }, 'e-mail sent');
+  }
+
+  private compose(order: MailOrder): SendMailOptions {
+    if ('notice' in order) return composeNotice(order.notice, this.sender.from, this.sender.baseUrl);
+    const { message, to, senderIp } = order;
+    return composeMail(message, to, this.sender.from, { topicUrl: `${this.sender.baseUrl}/${message.topic}`, senderIp }, this.html);
   }
 
   private failed(job: Job, err: unknown): void {
     const delay = this.options.retryDelaysMs[job.attempts - 1];
-    const context = { email_to: job.to, topic: job.message.topic, id: job.message.id, attempts: job.attempts, err };
+    const context = { ...logFields(job.order), attempts: job.attempts, err };
     if (delay !== undefined && !this.closed && isTransient(err)) {
       this.log.debug(context, `e-mail not sent, retrying in ${delay} ms`);
       const timer = setTimeout(() => {
@@ -139,6 +156,12 @@ export class Mailer implements MailSender {
     this.observer?.mailSent(false);
     this.log.warn(context, 'e-mail could not be sent');
   }
+}
+
+/** What a log line tells of a mail: never a notice's text, which holds a magic link. */
+function logFields(order: MailOrder): Record<string, string> {
+  if ('notice' in order) return { email_to: order.notice.to, subject: order.notice.subject };
+  return { email_to: order.to, topic: order.message.topic, id: order.message.id };
 }
 
 /** A relay's 5xx is final (RFC 5321 §4.2.1); its 4xx, and errors before it answered, may pass later. */

@@ -67,7 +67,7 @@ export class AttachmentFiles implements AttachmentStore {
     return this.index.get(id);
   }
 
-  read(id: string, range?: { start: number; end: number }): Readable {
+  async read(id: string, range?: { start: number; end: number }): Promise<Readable> {
     return createReadStream(join(this.dir, id), range);
   }
 

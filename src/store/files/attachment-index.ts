@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { StoredFile } from '../attachment-store.js';
+import type { FileIndex } from '../file-index.js';
 import { openDatabase } from '../sqlite/database.js';
 
 export const indexSchemaVersion = 1;
@@ -35,13 +36,13 @@ const schema = `
 
 /**
  * The metadata of the committed attachments, an SQLite file in the attachment directory
- * (WAL, as the cache), so that every process using the directory reads the same files
+ * (or beside the cache file when the bytes are in S3; WAL, as the cache), so that every process using the directory reads the same files
  * and sums at once, each query atomic across them. Its version is `user_version`; a newer
  * one than this Tocsin knows stops the open.
  */
-export class AttachmentIndex {
+export class AttachmentIndex implements FileIndex {
   private readonly db: Database.Database;
-  private readonly statements: Record<'add' | 'adopt' | 'get' | 'remove' | 'expired' | 'usage' | 'total' | 'ids', Database.Statement>;
+  private readonly statements: Record<'add' | 'adopt' | 'get' | 'remove' | 'expired' | 'usage' | 'total' | 'ids' | 'known', Database.Statement>;
 
   constructor(file: string) {
     this.db = openDatabase(file, '');
@@ -61,6 +62,7 @@ export class AttachmentIndex {
       usage: prepare('SELECT bytes FROM usage WHERE owner = ?').pluck(),
       total: prepare('SELECT bytes FROM total').pluck(),
       ids: prepare('SELECT id FROM files').pluck(),
+      known: prepare('SELECT id FROM files WHERE id IN (SELECT value FROM json_each(?))').pluck(),
     };
   }
 
@@ -98,6 +100,10 @@ export class AttachmentIndex {
 
   ids(): Set<string> {
     return new Set(this.statements.ids.all() as string[]);
+  }
+
+  known(ids: readonly string[]): Set<string> {
+    return new Set(this.statements.known.all(JSON.stringify(ids)) as string[]);
   }
 
   close(): void {

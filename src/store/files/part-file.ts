@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { TooLarge, type AllowWrite, type FileUpload, type StoredFile, type Usage } from '../attachment-store.js';
-import type { TalliedUpload } from '../upload-tally.js';
+import type { TalliedUpload, UploadTally } from '../upload-tally.js';
 
 /**
  * Makes a complete part the stored file (moves or copies it where the store keeps files,
@@ -70,5 +72,27 @@ export class PartFile implements FileUpload {
   private close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+/**
+ * An upload of `id` to a part file of its own in `spool` (a node's directory of parts
+ * for a store that keeps the bytes elsewhere), counted by `tally` from the committed
+ * usage `readCommitted` reads; `keep` takes the part on commit.
+ */
+export async function spooledUpload(
+  spool: string,
+  tally: UploadTally,
+  file: Pick<StoredFile, 'id' | 'owner'>,
+  allow: AllowWrite,
+  readCommitted: () => Promise<Usage>,
+  keep: KeepPart,
+): Promise<FileUpload> {
+  const counted = await tally.begin(file.owner, readCommitted);
+  try {
+    return new PartFile(join(spool, `${file.id}.${randomBytes(6).toString('hex')}.part`), file, allow, counted, keep);
+  } catch (err) {
+    counted.end(false);
+    throw err;
   }
 }

@@ -6,25 +6,10 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GridFSBucket, ObjectId, type Collection, type Db } from 'mongodb';
 import type { AllowWrite, AttachmentStore, FileUpload, StoredFile } from '../attachment-store.js';
-import { PartFile, type KeepPart } from '../files/part-file.js';
+import { spooledUpload, type KeepPart } from '../files/part-file.js';
 import { UploadTally } from '../upload-tally.js';
-import { ensureIndexes } from './indexes.js';
+import { MongoFileIndex } from './attachment-index.js';
 import { collection, concernsOf } from './concerns.js';
-
-/** What Tocsin keeps of a file beside GridFS's own fields (its id is the file's `_id`, its size `length`). */
-interface FileMeta {
-  type: string;
-  owner: string;
-  expires: number;
-}
-
-/** A GridFS file document as Tocsin writes it. */
-interface TocsinFile {
-  _id: string;
-  length: number;
-  filename: string;
-  metadata: FileMeta;
-}
 
 /** Chunks older than this without their file document are a crashed upload's (see `expire`). */
 export const orphanAgeMs = 60 * 60 * 1000;
@@ -43,7 +28,7 @@ export class GridFsAttachments implements AttachmentStore {
 
   private constructor(
     private readonly bucket: GridFSBucket,
-    private readonly files: Collection<TocsinFile>,
+    private readonly index: MongoFileIndex,
     private readonly chunks: Collection<{ _id: ObjectId; files_id: string; n: number }>,
     /** This node's part files. */
     private readonly spool: string,
@@ -51,25 +36,18 @@ export class GridFsAttachments implements AttachmentStore {
 
   static async open(db: Db): Promise<GridFsAttachments> {
     const bucket = new GridFSBucket(db, { bucketName: 'attachments', writeConcern: concernsOf(db).writeConcern });
-    const files = collection<TocsinFile>(db, 'attachments.files');
-    await ensureIndexes(files, [{ key: { 'metadata.owner': 1 } }, { key: { 'metadata.expires': 1 } }]);
+    const index = await MongoFileIndex.open(db, 'attachments.files');
     const spool = await mkdtemp(join(tmpdir(), 'tocsin-uploads-'));
-    return new GridFsAttachments(bucket, files, collection(db, 'attachments.chunks'), spool);
+    return new GridFsAttachments(bucket, index, collection(db, 'attachments.chunks'), spool);
   }
 
   async create(id: string, owner: string, allow: AllowWrite): Promise<FileUpload> {
-    const counted = await this.tally.begin(owner, async () => ({ owner: await this.committed(owner), total: await this.committed() }));
-    try {
-      return new PartFile(join(this.spool, `${id}.${new ObjectId().toHexString()}.part`), { id, owner }, allow, counted, this.keep);
-    } catch (err) {
-      counted.end(false);
-      throw err;
-    }
+    return spooledUpload(this.spool, this.tally, { id, owner }, allow, async () => ({ owner: await this.index.usage(owner), total: await this.index.total() }), this.keep);
   }
 
   /** Streamed into GridFS; its file document, written last, makes it visible. */
   private readonly keep: KeepPart = async (part, file, stored) => {
-    const metadata: FileMeta = { type: file.type, owner: file.owner, expires: file.expires };
+    const metadata = { type: file.type, owner: file.owner, expires: file.expires };
     const upload = this.bucket.openUploadStreamWithId(gridId(file.id), file.name, { metadata });
     try {
       await pipeline(createReadStream(part), upload);
@@ -81,12 +59,10 @@ export class GridFsAttachments implements AttachmentStore {
   };
 
   async stat(id: string): Promise<StoredFile | undefined> {
-    const file = await this.files.findOne({ _id: id });
-    if (!file) return undefined;
-    return { id, size: file.length, type: file.metadata.type, name: file.filename, owner: file.metadata.owner, expires: file.metadata.expires };
+    return this.index.get(id);
   }
 
-  read(id: string, range?: { start: number; end: number }): Readable {
+  async read(id: string, range?: { start: number; end: number }): Promise<Readable> {
     return this.bucket.openDownloadStream(gridId(id), range && { start: range.start, end: range.end + 1 });
   }
 
@@ -97,10 +73,10 @@ export class GridFsAttachments implements AttachmentStore {
   }
 
   async expire(now: number): Promise<string[]> {
-    const expired = await this.files.find({ 'metadata.expires': { $gt: 0, $lte: now } }, { projection: { _id: 1 } }).toArray();
-    for (const { _id } of expired) await this.remove(_id);
+    const expired = await this.index.expiring(now);
+    for (const id of expired) await this.remove(id);
     await this.removeOrphans();
-    return expired.map((f) => f._id);
+    return expired;
   }
 
   /** Chunks of uploads that died before their file document, old enough that no live upload owns them. */
@@ -108,23 +84,16 @@ export class GridFsAttachments implements AttachmentStore {
     const before = ObjectId.createFromTime(Math.floor((Date.now() - orphanAgeMs) / 1000));
     const firsts = await this.chunks.find({ n: 0, _id: { $lt: before } }, { projection: { files_id: 1 } }).toArray();
     for (const { files_id: id } of firsts) {
-      if (!(await this.files.findOne({ _id: id }, { projection: { _id: 1 } }))) await this.chunks.deleteMany({ files_id: id });
+      if ((await this.index.known([id])).size === 0) await this.chunks.deleteMany({ files_id: id });
     }
   }
 
   async usage(owner: string): Promise<number> {
-    return (await this.committed(owner)) + this.tally.writing(owner);
+    return (await this.index.usage(owner)) + this.tally.writing(owner);
   }
 
   async total(): Promise<number> {
-    return (await this.committed()) + this.tally.writing();
-  }
-
-  /** Bytes of the committed files of `owner`, or of all. */
-  private async committed(owner?: string): Promise<number> {
-    const match = owner === undefined ? {} : { 'metadata.owner': owner };
-    const [sum] = await this.files.aggregate<{ bytes: number }>([{ $match: match }, { $group: { _id: null, bytes: { $sum: '$length' } } }]).toArray();
-    return sum?.bytes ?? 0;
+    return (await this.index.total()) + this.tally.writing();
   }
 
   async close(): Promise<void> {

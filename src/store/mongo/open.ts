@@ -7,6 +7,8 @@ import type { Stores } from '../index.js';
 import type { PoolObserver, StoreLog } from '../store-reports.js';
 import { clientOptions } from './concerns.js';
 import { MongoAuthStore } from './auth/store.js';
+import { openAttachments } from '../attachment-choice.js';
+import { MongoFileIndex } from './attachment-index.js';
 import { GridFsAttachments } from './gridfs-attachments.js';
 import { openMongoJobs } from './job-repository.js';
 import { openMongoMessageStore, type LogObserver } from './message-store.js';
@@ -23,8 +25,8 @@ export type MongoObserver = PoolObserver & LogObserver;
 
 /**
  * Every store on the MongoDB of `database-url`, shared with every node on it: the
- * message log and its live feed, the jobs, access control, the attachments (GridFS; on
- * when attachment-cache-dir is set, as the embedded ones), the browsers' push
+ * message log and its live feed, the jobs, access control, the attachments (GridFS, or an
+ * S3 bucket indexed in `s3_attachments`; on when attachment-cache-dir is set, as the embedded ones), the browsers' push
  * subscriptions (when web push is on; web-push-file is not used) and the ledger of visitor
  * limits. The database is the one the URL names (`mongodb://host/tocsin`). Access control
  * is always on: the users live in the database, and auth-default-access decides what
@@ -45,7 +47,7 @@ export async function openMongo(config: Config, log: StoreLog, observer?: MongoO
     opened.push(jobs);
     const auth = await MongoAuthStore.open(db);
     opened.push(auth);
-    const attachments = config.attachmentCacheDir ? await GridFsAttachments.open(db) : undefined;
+    const attachments = await openAttachments(config, () => GridFsAttachments.open(db), () => MongoFileIndex.open(db, 's3_attachments'));
     if (attachments) opened.push(attachments);
     const webPush = config.webPush ? await MongoWebPushStore.open(db) : undefined;
     const ledger = await MongoSpendLedger.open(db);

@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { AllowWrite, AttachmentStore, FileUpload, StoredFile } from '../attachment-store.js';
-import { PartFile, type KeepPart } from '../files/part-file.js';
+import { spooledUpload, type KeepPart } from '../files/part-file.js';
 import { UploadTally } from '../upload-tally.js';
+import { PostgresFileIndex } from './attachment-index.js';
 import { inTransaction } from './pool.js';
 
 /** The attachments' tables (made by schema.ts): a file's row, and its bytes in chunks that go with it. */
@@ -43,12 +43,15 @@ const chunkBytes = 255 * 1024;
  */
 export class PostgresAttachments implements AttachmentStore {
   private readonly tally = new UploadTally();
+  private readonly index: PostgresFileIndex;
 
   private constructor(
     private readonly pool: pg.Pool,
     /** This node's part files. */
     private readonly spool: string,
-  ) {}
+  ) {
+    this.index = new PostgresFileIndex(pool);
+  }
 
   /** On the pool of a store whose schema is open (schema.ts); the pool is the store's to close. */
   static async open(pool: pg.Pool): Promise<PostgresAttachments> {
@@ -56,19 +59,13 @@ export class PostgresAttachments implements AttachmentStore {
   }
 
   async create(id: string, owner: string, allow: AllowWrite): Promise<FileUpload> {
-    const counted = await this.tally.begin(owner, async () => ({ owner: await this.committed(owner), total: await this.committed() }));
-    try {
-      return new PartFile(join(this.spool, `${id}.${randomBytes(6).toString('hex')}.part`), { id, owner }, allow, counted, this.keep);
-    } catch (err) {
-      counted.end(false);
-      throw err;
-    }
+    return spooledUpload(this.spool, this.tally, { id, owner }, allow, async () => ({ owner: await this.index.usage(owner), total: await this.index.total() }), this.keep);
   }
 
   /** Copied into the tables in one transaction, which makes it visible whole. */
   private readonly keep: KeepPart = async (part, file, stored) => {
     await inTransaction(this.pool, async (client) => {
-      await client.query('INSERT INTO attachment_files (id, size, type, name, owner, expires) VALUES ($1, $2, $3, $4, $5, $6)', [file.id, file.size, file.type, file.name, file.owner, file.expires]);
+      await this.index.add(file, client);
       let n = 0;
       for await (const chunk of createReadStream(part, { highWaterMark: chunkBytes })) {
         await client.query('INSERT INTO attachment_chunks (file_id, n, data) VALUES ($1, $2, $3)', [file.id, n++, chunk]);
@@ -78,10 +75,10 @@ export class PostgresAttachments implements AttachmentStore {
   };
 
   async stat(id: string): Promise<StoredFile | undefined> {
-    return (await this.pool.query<StoredFile>('SELECT id, size, type, name, owner, expires FROM attachment_files WHERE id = $1', [id])).rows[0];
+    return this.index.get(id);
   }
 
-  read(id: string, range?: { start: number; end: number }): Readable {
+  async read(id: string, range?: { start: number; end: number }): Promise<Readable> {
     return Readable.from(this.bytes(id, range));
   }
 
@@ -97,26 +94,21 @@ export class PostgresAttachments implements AttachmentStore {
     }
   }
 
+  /** Its chunk rows go with it (ON DELETE CASCADE). */
   async remove(id: string): Promise<void> {
-    await this.pool.query('DELETE FROM attachment_files WHERE id = $1', [id]);
+    await this.index.remove(id);
   }
 
   async expire(now: number): Promise<string[]> {
-    return (await this.pool.query<{ id: string }>('DELETE FROM attachment_files WHERE expires > 0 AND expires <= $1 RETURNING id', [now])).rows.map(({ id }) => id);
+    return this.index.expired(now);
   }
 
   async usage(owner: string): Promise<number> {
-    return (await this.committed(owner)) + this.tally.writing(owner);
+    return (await this.index.usage(owner)) + this.tally.writing(owner);
   }
 
   async total(): Promise<number> {
-    return (await this.committed()) + this.tally.writing();
-  }
-
-  /** Bytes of the committed files of `owner`, or of all. */
-  private async committed(owner?: string): Promise<number> {
-    const sql = `SELECT coalesce(sum(size), 0)::int8 AS bytes FROM attachment_files${owner === undefined ? '' : ' WHERE owner = $1'}`;
-    return (await this.pool.query<{ bytes: number }>(sql, owner === undefined ? [] : [owner])).rows[0]?.bytes ?? 0;
+    return (await this.index.total()) + this.tally.writing();
   }
 
   async close(): Promise<void> {

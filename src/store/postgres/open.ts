@@ -4,6 +4,8 @@ import type { AuthStore } from '../auth-store.js';
 import type { Stores } from '../index.js';
 import type { PoolObserver, StoreLog } from '../store-reports.js';
 import { redacted } from '../database-url.js';
+import { openAttachments } from '../attachment-choice.js';
+import { PostgresFileIndex } from './attachment-index.js';
 import { PostgresAttachments } from './attachments.js';
 import { PostgresAuthStore } from './auth/store.js';
 import { openPool } from './pool.js';
@@ -16,8 +18,9 @@ import { PostgresWebPushStore } from './webpush-store.js';
 /**
  * Every store on the PostgreSQL database of `database-url` (`postgres://` or
  * `postgresql://`), shared with every node on it, on one pool (as ntfy 2.18): the message
- * cache and its live feed, the jobs, access control, the attachments (when
- * attachment-cache-dir is set, as the embedded ones), the browsers' push subscriptions
+ * cache and its live feed, the jobs, access control, the attachments (in the database,
+ * or an S3 bucket indexed in attachment_files; when attachment-cache-dir is set, as the
+ * embedded ones), the browsers' push subscriptions
  * (when web push is on) and the ledger of visitor limits. Access control is always on, as
  * with MongoDB (and ntfy's `database-url`): auth-default-access decides what anyone
  * without credentials may do. Replays and polls may read from the read replicas of
@@ -41,7 +44,7 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
     closers.push(() => messages.close());
     const auth = new PostgresAuthStore(pool);
     closers.push(() => auth.close());
-    const attachments = config.attachmentCacheDir ? await PostgresAttachments.open(pool) : undefined;
+    const attachments = await openAttachments(config, () => PostgresAttachments.open(pool), () => new PostgresFileIndex(pool));
     if (attachments) closers.push(() => attachments.close());
     const webPush = config.webPush ? new PostgresWebPushStore(pool) : undefined;
     const ledger = new PostgresSpendLedger(pool);

@@ -4,6 +4,7 @@ import { defaultShards } from '../topic-logs.js';
 import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
+import { emailsSchema } from './auth/emails.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
 
@@ -18,7 +19,10 @@ import { webPushSchema } from './webpush-store.js';
  * `live_events` holds the `Cache: no` messages at their positions in the log, for the
  * other nodes' live feeds (live-feed.ts), which forget them after a minute.
  */
-const schemaVersion = 1;
+const schemaVersion = 2;
+
+/** Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses and magic links (ntfy 2.25). */
+const migrations: readonly string[] = [emailsSchema];
 
 const createSchema = `
   CREATE TABLE schema_version (id int PRIMARY KEY, version int NOT NULL);
@@ -67,8 +71,12 @@ export async function openSchema(pool: pg.Pool, shards = 0): Promise<number> {
       await client.query(spendLedgerSchema);
       await client.query(attachmentsSchema);
       await client.query(authSchema);
+      await client.query(emailsSchema);
       await client.query('INSERT INTO log_positions (log, last) SELECT log, 0 FROM generate_series(0, $1 - 1) AS log', [shards || defaultShards]);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
+    } else if (version < schemaVersion) {
+      for (const step of migrations.slice(version - 1)) await client.query(step);
+      await client.query('UPDATE schema_version SET version = $1 WHERE id = 1', [schemaVersion]);
     }
     await new PostgresJobRepository({ pool, ensureSchema: true }).connect();
     const logs = (await client.query<{ n: number }>('SELECT count(*) AS n FROM log_positions')).rows[0]?.n ?? 0;

@@ -1,6 +1,7 @@
 import { everyone, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
-import type { AuthStore, ImportedUser, Provisioning, Token } from '../auth-store.js';
+import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../auth-store.js';
+import { Emails } from './auth/emails.js';
 import { AuthFile } from './auth/file.js';
 import { Grants } from './auth/grants.js';
 import { Phones } from './auth/phones.js';
@@ -26,6 +27,7 @@ export class SqliteAuthStore implements AuthStore {
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
+  private readonly emailTable: Emails;
 
   constructor(file: string) {
     this.file = new AuthFile(file);
@@ -35,6 +37,7 @@ export class SqliteAuthStore implements AuthStore {
     this.reservationTable = new Reservations(this.file, this.grantTable);
     this.tokenTable = new Tokens(this.file, this.userTable);
     this.phoneTable = new Phones(this.file, this.userTable);
+    this.emailTable = new Emails(this.file, this.userTable);
   }
 
   /** Reads remembered now (for tests: bounded). */
@@ -165,6 +168,43 @@ export class SqliteAuthStore implements AuthStore {
 
   async removePhoneNumber(username: string, number: string): Promise<void> {
     this.phoneTable.remove(username, number);
+  }
+
+  async emails(username: string): Promise<AccountEmail[]> {
+    return this.emailTable.of(username);
+  }
+
+  async addMagicLink(link: MagicLink): Promise<void> {
+    this.emailTable.addLink(link);
+  }
+
+  async magicLink(selector: string): Promise<MagicLink | undefined> {
+    return this.emailTable.link(selector);
+  }
+
+  async verifyEmail(selector: string): Promise<boolean> {
+    return this.emailTable.verify(selector);
+  }
+
+  async resetPassword(selector: string, hash: string): Promise<boolean> {
+    return this.emailTable.resetPassword(selector, hash);
+  }
+
+  async removeEmail(username: string, address: string): Promise<void> {
+    this.emailTable.remove(username, address);
+  }
+
+  async setPrimaryEmail(username: string, address: string): Promise<void> {
+    this.emailTable.setPrimary(username, address);
+  }
+
+  async userByPrimaryEmail(address: string): Promise<User | undefined> {
+    const owner = this.emailTable.primaryOwner(address);
+    return owner === undefined ? undefined : this.userTable.find(owner);
+  }
+
+  async removeExpiredMagicLinks(now: number): Promise<void> {
+    this.emailTable.removeExpiredLinks(now);
   }
 
   async tiers(): Promise<Tier[]> {

@@ -11,6 +11,8 @@ import { param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { namePattern } from '../publish/parse.js';
+import { mailLink } from './account-mail.js';
+import { addressOf, emailsJson } from './emails.js';
 import { accountLimits, accountStats } from './limits.js';
 import { accounts, currentUser, optional, requireUser, syncAccount, text, unlessProvisioned } from './session.js';
 
@@ -18,7 +20,11 @@ import { accounts, currentUser, optional, requireUser, syncAccount, text, unless
 const tokenExpirySeconds = 72 * 3600;
 const success = { success: true };
 
-/** POST /v1/account: sign up (with enable-signup), or an admin adding a user. */
+/**
+ * POST /v1/account: sign up (with enable-signup), or an admin adding a user. An optional
+ * `email` (40050 when not one address) gets a verification link, best effort, as ntfy 2.25:
+ * a mail that cannot be queued does not undo the account.
+ */
 export async function createAccount(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
   const user = await currentUser(ctx, req);
@@ -26,16 +32,18 @@ export async function createAccount(ctx: ServerContext, ex: Exchange, req: Reque
   if (signup) {
     if (!ctx.config.enableSignup) throw errors.signupNotEnabled;
     if (user) throw errors.unauthorized;
-    if (!accounts(ctx).signups.allows(clientAddressOf(ctx, req))) throw errors.tooManyAccounts;
+    if (!accounts(ctx).accountActions.allows(clientAddressOf(ctx, req))) throw errors.tooManyAccountActions;
   }
   const fields = await body;
   const username = text(fields, 'username');
   const password = text(fields, 'password');
+  const email = text(fields, 'email') === '' ? undefined : addressOf(fields);
   if (!usernamePattern.test(username) || password === '') throw errors.usernameInvalid;
   const store = accounts(ctx).store;
   if (await store.user(username)) throw errors.userExists;
   await store.addUser(username, await bcrypt.hash(password, bcryptCost), 'user');
-  if (signup) accounts(ctx).signups.take(clientAddressOf(ctx, req));
+  if (signup) accounts(ctx).accountActions.take(clientAddressOf(ctx, req));
+  if (email && ctx.mailer) await mailLink(ctx, ctx.mailer, 'email-verify', username, email).catch((err: unknown) => ctx.log.warn({ err, user_name: username }, 'sign-up: verification link not sent'));
   ex.json(success);
 }
 
@@ -55,6 +63,7 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
   }
   const tokens = await store.tokens(user.name);
   const phoneNumbers = ctx.calls ? await store.phoneNumbers(user.name) : []; // listed only while calls are on, as ntfy
+  const emails = ctx.mailer ? await store.emails(user.name) : []; // and addresses while mail goes out
   ex.json({
     username: user.name,
     role: user.role,
@@ -67,6 +76,7 @@ export async function getAccount(ctx: ServerContext, ex: Exchange, req: RequestI
     }),
     ...(tokens.length > 0 && { tokens: tokens.map(tokenJson) }),
     ...(phoneNumbers.length > 0 && { phone_numbers: phoneNumbers }),
+    ...(emails.length > 0 && { emails: emailsJson(emails) }),
     ...(user.tier && { tier: { code: user.tier.code, name: user.tier.name } }),
     limits,
     stats,

@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { bcryptCost, everyone, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { readBuildInfo, type BuildInfo } from '../../build-info.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
@@ -9,6 +10,14 @@ import type { Exchange } from '../http/respond.js';
 import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
+let build: BuildInfo | undefined;
+
+/** GET /v1/version (ntfy 2.17): the server's version, commit and build date, for admins only (40101 otherwise, as ntfy's ensureAdmin). */
+export async function getVersion(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  if (!ctx.access) throw errors.unauthorized; // no users, so no admin: ntfy's ensureAdmin answers the same
+  await requireAdmin(ctx, req);
+  ex.json((build ??= readBuildInfo()));
+}
 
 /**
  * GET /v1/users: every user with role, tier and access entries; admins first, then users,

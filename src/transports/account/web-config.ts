@@ -12,10 +12,12 @@ function webConfig(config: Config): Record<string, unknown> {
   return {
     ...prefix,
     enable_login: config.enableLogin,
+    require_login: config.requireLogin,
     enable_signup: config.enableSignup,
     enable_payments: false,
     enable_calls: config.twilio !== undefined,
     enable_emails: config.smtpSender !== undefined, // ntfy tells whether smtp-sender-from is set; here, whether mail goes out
+    enable_reset_password: config.smtpSender !== undefined, // reset links need the relay and base-url, which smtp-sender-addr requires
     enable_reservations: config.enableReservations,
     enable_web_push: config.webPush !== undefined,
     billing_contact: '',
@@ -35,9 +37,9 @@ function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
   return path ? { base_url: baseUrl, app_root: `${path}/` } : { base_url: '', app_root: '/' };
 }
 
-/** GET /v1/config */
+/** GET /v1/config, not cached (ntfy's handleConfig): the web app compares it with what it started with. */
 export function getWebConfig(ctx: ServerContext, ex: Exchange): void {
-  ex.json(webConfig(ctx.config));
+  ex.send(200, `${JSON.stringify(webConfig(ctx.config))}\n`, 'application/json', [['Cache-Control', 'no-cache']]);
 }
 
 /** GET /config.js, as ntfy serves it to its web app. */

@@ -92,7 +92,7 @@ export interface ParsedPublish {
   gate: Gate;
   /** The publisher says it is a UnifiedPush app server (`up=1`). */
   unifiedPush: boolean;
-  /** The X-Email address, when it asks for one. */
+  /** The X-Email address, when it asks for one; the email-address guard puts the address it resolves to here. */
   email: string | undefined;
   /** The X-Call number, when it asks for a call; the call-limit guard puts the verified number it resolves to here. */
   call?: string | undefined;

@@ -1,4 +1,5 @@
 import { HttpError, errors } from '../../model/errors.js';
+import { AttachmentsUnavailableError } from '../../store/attachment-store.js';
 import { StoreUnavailableError, StoreWriteError } from '../../store/write-error.js';
 import type { Readable } from 'node:stream';
 import type { HttpResponse } from './uws.js';
@@ -127,13 +128,16 @@ export class Exchange {
    */
   error(err: unknown): void {
     if (this.aborted) return;
-    const e = err instanceof HttpError ? err : err instanceof StoreWriteError ? storeError(err) : err instanceof StoreUnavailableError ? errors.storeUnavailable : errors.internal;
+    const e = err instanceof HttpError ? err : err instanceof Error ? storeError(err) : errors.internal;
     this.onError?.(e, err);
     this.send(e.http, `${JSON.stringify(e)}\n`);
   }
 }
 
-/** A store that could not write: 507 when full, 503 otherwise; nothing was stored either way. */
-function storeError(err: StoreWriteError): HttpError {
-  return err.full ? errors.cacheFull : errors.cacheUnavailable;
+/** A store's failure: a write refused (507 when full, 503 otherwise; nothing stored either way), a store not reached (503), else 50001. */
+function storeError(err: Error): HttpError {
+  if (err instanceof StoreWriteError) return err.full ? errors.cacheFull : errors.cacheUnavailable;
+  if (err instanceof StoreUnavailableError) return errors.storeUnavailable;
+  if (err instanceof AttachmentsUnavailableError) return errors.attachmentsUnavailable;
+  return errors.internal;
 }

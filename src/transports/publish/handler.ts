@@ -89,11 +89,11 @@ async function store(gate: Gate, topic: string, sequenceId: string | undefined, 
   const { ctx, req } = gate;
   const { message, cache, deliver, unifiedPush, upload, template, email, call } = parsePublish(req, body, topic, sequenceId, ctx.config);
   const parsed: ParsedPublish = { gate, unifiedPush, email, call };
-  await runGuards(guards.message, parsed); // the call-limit guard resolves the number to call
+  await runGuards(guards.message, parsed); // the e-mail address and call-limit guards resolve the address to mail and the number to call
   if (upload) await storeUpload(gate, message, upload.name, body, rest, guards.upload);
   if (template) await renderTemplated(message, template, body, ctx.config);
   const event = await ctx.publisher.publish(message, { cache, deliver, unifiedPush });
-  if (email) ctx.mailer?.send(message, email, clientAddressOf(ctx, req)); // queued: the publisher never waits for the relay
+  if (parsed.email) ctx.mailer?.send(message, parsed.email, clientAddressOf(ctx, req)); // queued: the publisher never waits for the relay
   if (parsed.call) ctx.calls?.caller.place(message, parsed.call, gate.user?.name ?? clientAddressOf(ctx, req)); // nor for Twilio
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');
   return { event, unifiedPush };

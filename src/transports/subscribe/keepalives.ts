@@ -14,7 +14,7 @@ export interface KeepaliveSlot {
 }
 
 /**
- * The keepalives of every open HTTP stream on one timer: a Timeout and its closure per
+ * The keepalives of every open HTTP stream and WebSocket on one timer: a Timeout and its closure per
  * stream were ~0.2 KB of each idle stream's heap. Every stream has the same interval, so
  * the order streams are listed in is the order their keepalives fall due: listing,
  * unlisting and finding the next due are O(1), in a list linked through the streams.

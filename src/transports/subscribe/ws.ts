@@ -9,6 +9,7 @@ import { Exchange } from '../http/respond.js';
 import { topicsOf } from '../routes.js';
 import type { TemplatedApp, WebSocket } from '../http/uws.js';
 import { formats } from './framing.js';
+import type { KeepaliveSlot } from './keepalives.js';
 import { Subscriber, type Admission, type Connection, type SubscribeGuards } from './subscriber.js';
 import { topicList } from './topic-list.js';
 import { WsBroadcast } from './ws-broadcast.js';
@@ -50,8 +51,12 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
     maxPayloadLength: 16 * 1024,
     maxBackpressure: backstopBytes(limit),
     closeOnBackpressureLimit: 1, // typed as a number in this build; any non-zero turns it on
+    // A client that answers no ping within ntfy's pong wait is closed: uWS's idle timer runs
+    // from the last frame received (a pong is one), not from what is sent.
     idleTimeout: Math.min(960, Math.ceil(ctx.config.keepaliveIntervalMs / 1000) + pongWaitSeconds),
-    sendPingsAutomatically: true,
+    // The pings are ours, every keepalive-interval as ntfy's (uWS's own come only once the
+    // socket has been idle for most of idleTimeout, ~15 s later than ntfy's).
+    sendPingsAutomatically: false,
     upgrade: (res, req, context) => {
       const info = snapshot(req, res);
       const ex = new Exchange(res, onRefusal(ctx, info));
@@ -85,6 +90,7 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
       const data = ws.getUserData();
       const socket = new WsSocket(ws, data.subscriber, broadcast, limit);
       data.socket = socket;
+      ctx.keepalives.add(socket);
       const failed = (err: unknown): void => {
         ctx.log.error({ err }, 'websocket subscription failed');
         socket.end(1011);
@@ -96,7 +102,11 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
         failed(err);
       }
     },
-    close: (ws, code) => ws.getUserData().subscriber.close({ code }),
+    close: (ws, code) => {
+      const { socket, subscriber } = ws.getUserData();
+      if (socket) ctx.keepalives.remove(socket); // before anything may ping a closed socket
+      subscriber.close({ code });
+    },
   });
 }
 
@@ -106,8 +116,11 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
  * send checks it. Over the limit — not counting what is left of the replay, which shrinks
  * as it drains — it is dropped.
  */
-class WsSocket implements Connection {
+class WsSocket implements Connection, KeepaliveSlot {
   readonly format = 'ws';
+  keepaliveDue: number | undefined;
+  keepalivePrev: KeepaliveSlot | undefined;
+  keepaliveNext: KeepaliveSlot | undefined;
   private ended = false;
   private checked = false;
   /** Unsent bytes of the initial replay, allowed beyond the limit while they drain. */
@@ -119,6 +132,15 @@ class WsSocket implements Connection {
     private readonly broadcast: WsBroadcast<SocketData>,
     private readonly limit: number,
   ) {}
+
+  /**
+   * ntfy's WebSocket keepalive: an empty ping frame every keepalive-interval (server.go's
+   * handleSubscribeWS), not a keepalive event as on the HTTP streams; clients answer it
+   * with a pong, which keeps the socket within idleTimeout.
+   */
+  keepalive(): void {
+    if (!this.ended) this.ws.ping();
+  }
 
   send(event: Outbound): void {
     if (this.ended) return;

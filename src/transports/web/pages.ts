@@ -16,17 +16,22 @@ export function isBrowser(req: RequestInfo): boolean {
 }
 
 /** Serves the web app's page (or the dashboard's) to a browser, with its policy; false when not a browser or the web app is off. */
-export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard'): boolean {
+export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, page: 'app' | 'dashboard', headers: readonly [string, string][] = []): boolean {
   const site = ctx.web;
   const file = site?.[page];
   if (!site || !file || !isBrowser(req)) return false;
-  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)]]);
+  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)], ...headers]);
   return true;
 }
 
 /** GET /static/… and the build's top-level files (/sw.js, /favicon.ico): what the pages load. */
 export function serveStatic(ctx: ServerContext, ex: Exchange, req: RequestInfo): void {
-  const file = ctx.web?.file(req.path);
+  serveStaticAt(ctx, ex, req, req.path);
+}
+
+/** The build's file at `path`, asked for at another URL (the link pages' relative ones). */
+export function serveStaticAt(ctx: ServerContext, ex: Exchange, req: RequestInfo, path: string): void {
+  const file = ctx.web?.file(path);
   if (!file) throw errors.notFound;
   serveWebFile(ex, req, file);
 }

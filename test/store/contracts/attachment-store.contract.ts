@@ -44,9 +44,9 @@ export function describeAttachmentStore(name: string, open: Open<AttachmentStore
       assert.deepEqual(await upload.commit(meta()), file);
       assert.deepEqual(await s.stat('abc123'), file);
       assert.deepEqual([...(await sums(s, '1.2.3.4')), await s.usage('5.6.7.8')], [11, 11, 0]);
-      assert.equal(await text(s.read('abc123')), 'hello world');
-      assert.equal(await text(s.read('abc123', { start: 6, end: 10 })), 'world');
-      assert.equal(await text(s.read('abc123', { start: 0, end: 0 })), 'h');
+      assert.equal(await text(await s.read('abc123')), 'hello world');
+      assert.equal(await text(await s.read('abc123', { start: 6, end: 10 })), 'world');
+      assert.equal(await text(await s.read('abc123', { start: 0, end: 0 })), 'h');
     });
 
     it('a write past the upload\'s limit is refused and, like an abort, leaves nothing', async () => {
@@ -112,7 +112,7 @@ export function describeAttachmentStore(name: string, open: Open<AttachmentStore
       await first.close();
       const again = (await opened(first.location)).instance;
       assert.equal((await again.stat('kept'))?.size, 4);
-      assert.equal(await text(again.read('kept')), 'data');
+      assert.equal(await text(await again.read('kept')), 'data');
       assert.deepEqual([await again.stat('cut'), ...(await sums(again, '9.9.9.9'))], [undefined, 4, 4]);
     });
 
@@ -127,7 +127,7 @@ export function describeAttachmentStore(name: string, open: Open<AttachmentStore
         await upload.commit(meta());
         assert.deepEqual([await sums(a, 'o'), await sums(b, 'o')], [[12, 12], [12, 12]]);
         assert.equal((await b.stat('froma'))?.owner, 'o');
-        assert.equal(await text(a.read('fromb')), 'from b');
+        assert.equal(await text(await a.read('fromb')), 'from b');
       });
 
       it('a file one removes or expires is gone for the other, and expires once', async () => {
@@ -146,7 +146,7 @@ export function describeAttachmentStore(name: string, open: Open<AttachmentStore
         const second = (await opened(first.location)).instance;
         upload.write(Buffer.from('and after'));
         await upload.commit(meta());
-        assert.equal(await text(second.read('busy')), 'before and after');
+        assert.equal(await text(await second.read('busy')), 'before and after');
         assert.equal((await second.stat('busy'))?.size, 16);
       });
     });

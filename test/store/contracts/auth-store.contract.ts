@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
-import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type Token } from '../../../src/store/auth-store.js';
+import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type MagicLink, type Token } from '../../../src/store/auth-store.js';
 import { pro } from './auth-fixtures.js';
 import { closedAfter, type Open } from './instances.js';
 import { describeSharedAuthStore } from './shared-auth-store.contract.js';
@@ -146,6 +146,116 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       assert.deepEqual(await s.phoneNumbers('phil'), [], 'a new user of the name has none of the old one\'s numbers');
       await s.addPhoneNumber('phil', '+4917612345678');
       assert.deepEqual(await s.phoneNumbers('phil'), ['+4917612345678']);
+    });
+
+    describe('e-mail addresses and magic links (ntfy 2.25)', () => {
+      let n = 0;
+      const link = (username: string, email: string, kind: MagicLink['kind'] = 'email-verify', expires = Math.floor(Date.now() / 1000) + 3600): MagicLink =>
+        ({ selector: `sel${++n}x${Math.random().toString(36).slice(2)}`, hash: 'ab'.repeat(32), kind, username, email, expires });
+
+      it('a followed verification link makes the address verified and, the first one, primary; it works once', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        const first = link('phil', 'phil@example.com');
+        await s.addMagicLink(first);
+        assert.deepEqual(await s.emails('phil'), [{ address: 'phil@example.com', primary: false, pending: true }]);
+        assert.deepEqual(await s.magicLink(first.selector), first);
+        assert.equal(await s.verifyEmail(first.selector), true);
+        assert.equal(await s.verifyEmail(first.selector), false, 'used up');
+        assert.equal(await s.magicLink(first.selector), undefined);
+        const second = link('phil', 'other@example.com');
+        await s.addMagicLink(second);
+        assert.equal(await s.verifyEmail(second.selector), true);
+        assert.deepEqual(await s.emails('phil'), [
+          { address: 'other@example.com', primary: false, pending: false },
+          { address: 'phil@example.com', primary: true, pending: false },
+        ]);
+        assert.equal((await s.userByPrimaryEmail('phil@example.com'))?.name, 'phil');
+        assert.equal(await s.userByPrimaryEmail('other@example.com'), undefined);
+        await assert.rejects(s.addMagicLink(link('nobody', 'x@example.com')), NotFound);
+      });
+
+      it('of links followed at the same moment exactly one acts', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        const l = link('phil', 'phil@example.com');
+        await s.addMagicLink(l);
+        const used = await Promise.all(Array.from({ length: 5 }, () => s.verifyEmail(l.selector)));
+        assert.equal(used.filter(Boolean).length, 1);
+      });
+
+      it('a new link replaces the earlier one of its scope: the same address, or any password reset', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        const [a1, a2, b] = [link('phil', 'a@example.com'), link('phil', 'a@example.com'), link('phil', 'b@example.com')];
+        const [r1, r2] = [link('phil', '', 'password-reset'), link('phil', '', 'password-reset')];
+        for (const l of [a1, b, r1, a2, r2]) await s.addMagicLink(l);
+        assert.equal(await s.magicLink(a1.selector), undefined);
+        assert.equal(await s.magicLink(r1.selector), undefined);
+        assert.deepEqual([await s.magicLink(a2.selector), await s.magicLink(b.selector), await s.magicLink(r2.selector)], [a2, b, r2]);
+        assert.deepEqual((await s.emails('phil')).map((e) => e.address), ['a@example.com', 'b@example.com'], 'the reset link is no pending address');
+      });
+
+      it('an address is the primary of one account at most; another may verify it as a secondary', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        await s.addUser('ben', '$hash', 'user');
+        for (const [user, address] of [['phil', 'shared@example.com'], ['ben', 'shared@example.com'], ['ben', 'ben@example.com']] as const) {
+          const l = link(user, address);
+          await s.addMagicLink(l);
+          assert.equal(await s.verifyEmail(l.selector), true);
+        }
+        assert.deepEqual(await s.emails('ben'), [
+          { address: 'ben@example.com', primary: true, pending: false },
+          { address: 'shared@example.com', primary: false, pending: false },
+        ]);
+        await assert.rejects(s.setPrimaryEmail('ben', 'shared@example.com'), AlreadyExists);
+        await assert.rejects(s.setPrimaryEmail('ben', 'never@example.com'), NotFound);
+        await s.removeEmail('phil', 'shared@example.com');
+        assert.deepEqual(await s.emails('phil'), [], 'removing the primary leaves none');
+        await s.setPrimaryEmail('ben', 'shared@example.com');
+        assert.deepEqual((await s.emails('ben')).filter((e) => e.primary).map((e) => e.address), ['shared@example.com'], 'the primary moved');
+        assert.equal((await s.userByPrimaryEmail('shared@example.com'))?.name, 'ben');
+      });
+
+      it('removing an address removes its pending link too; expired links are not pending and are swept', async () => {
+        const s = await store();
+        await s.addUser('phil', '$hash', 'user');
+        const pending = link('phil', 'a@example.com');
+        const expired = link('phil', 'old@example.com', 'email-verify', 1000);
+        await s.addMagicLink(pending);
+        await s.addMagicLink(expired);
+        assert.deepEqual((await s.emails('phil')).map((e) => e.address), ['a@example.com']);
+        await s.removeEmail('phil', 'a@example.com');
+        assert.equal(await s.magicLink(pending.selector), undefined);
+        assert.equal((await s.magicLink(expired.selector))?.expires, 1000, 'kept until swept, the caller checks expiry');
+        await s.removeExpiredMagicLinks(2000);
+        assert.equal(await s.magicLink(expired.selector), undefined);
+        await s.removeEmail('nobody', 'a@example.com'); // nothing happens
+      });
+
+      it('a reset link changes the password once; a provisioned user\'s changes nothing; links and addresses go with the user', async () => {
+        const s = await store();
+        await s.addUser('phil', '$old', 'user');
+        const verify = link('phil', 'phil@example.com');
+        const reset = link('phil', '', 'password-reset');
+        await s.addMagicLink(verify);
+        await s.addMagicLink(reset);
+        assert.equal(await s.resetPassword(verify.selector, '$new'), false, 'not a reset link');
+        assert.equal(await s.resetPassword(reset.selector, '$new'), true);
+        assert.equal(await s.resetPassword(reset.selector, '$newer'), false);
+        assert.equal((await s.user('phil'))?.hash, '$new');
+        await s.provision({ users: [{ name: 'ops', hash: '$1', role: 'user' }], grants: [], tokens: [] });
+        const opsReset = link('ops', '', 'password-reset');
+        await s.addMagicLink(opsReset);
+        await assert.rejects(s.resetPassword(opsReset.selector, '$x'), Provisioned);
+        assert.equal((await s.user('ops'))?.hash, '$1');
+        assert.equal(await s.verifyEmail(verify.selector), true);
+        await s.removeUser('phil');
+        await s.addUser('phil', '$hash', 'user');
+        assert.deepEqual(await s.emails('phil'), [], 'a new user of the name has none of the old one\'s addresses');
+        assert.equal(await s.userByPrimaryEmail('phil@example.com'), undefined);
+      });
     });
 
     describe('at most tokenMaxCount tokens per user', () => {

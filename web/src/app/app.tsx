@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { refreshAccount } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
-import { route } from '../lib/route.js';
+import { navigate, openPages, route } from '../lib/route.js';
 import { session } from '../lib/session.js';
 import { useStore } from '../lib/store.js';
 import { connectSubscriptions, subscribe } from '../lib/subscriptions.js';
 import { AccountPage } from '../components/account/AccountPage.js';
 import { Link } from '../components/Link.js';
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from '../components/LinkPages.js';
 import { LoginPage } from '../components/LoginPage.js';
 import { NotificationList } from '../components/NotificationList.js';
 import { PublishDialog } from '../components/PublishDialog.js';
@@ -19,6 +20,12 @@ export function App() {
   const current = useStore(route);
   const user = useStore(session);
   const [publishing, setPublishing] = useState(false);
+  // require-login (ntfy 2.15): a visitor who is not logged in sees the login page and the pages of mailed links only.
+  const locked = serverConfig.require_login && !user;
+  const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
+  useEffect(() => {
+    if (shown !== current.page) navigate('login', true);
+  }, [shown, current.page]);
   useEffect(() => {
     connectSubscriptions();
     void refreshAccount().catch(() => undefined);
@@ -34,9 +41,11 @@ export function App() {
           <strong class="brand">🔔 Tocsin</strong>
         </Link>
         <span class="spacer" />
-        <button type="button" class="primary" onClick={() => setPublishing(true)}>
-          Publish
-        </button>
+        {!locked && (
+          <button type="button" class="primary" onClick={() => setPublishing(true)}>
+            Publish
+          </button>
+        )}
         <ThemeToggle />
         {serverConfig.enable_login &&
           (user ? (
@@ -49,13 +58,16 @@ export function App() {
             </Link>
           ))}
       </header>
-      <Sidebar current={current} />
+      {!locked && <Sidebar current={current} />}
       <main>
-        {current.page === 'all' && <NotificationList topic={undefined} />}
-        {current.page === 'topic' && <NotificationList topic={current.topic} />}
-        {current.page === 'settings' && <SettingsPage />}
-        {current.page === 'account' && <AccountPage />}
-        {(current.page === 'login' || current.page === 'signup') && <LoginPage signup={current.page === 'signup'} />}
+        {shown === 'all' && <NotificationList topic={undefined} />}
+        {current.page === 'topic' && shown === 'topic' && <NotificationList topic={current.topic} />}
+        {shown === 'settings' && <SettingsPage />}
+        {shown === 'account' && <AccountPage />}
+        {(shown === 'login' || shown === 'signup') && <LoginPage signup={shown === 'signup'} />}
+        {shown === 'forgot-password' && <ForgotPasswordPage />}
+        {current.page === 'verify-email' && <VerifyEmailPage token={current.token} />}
+        {current.page === 'reset-password' && <ResetPasswordPage token={current.token} />}
       </main>
       {publishing && <PublishDialog topic={current.page === 'topic' ? current.topic : ''} onClose={() => setPublishing(false)} />}
     </div>

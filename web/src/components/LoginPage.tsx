@@ -48,6 +48,11 @@ export function LoginPage({ signup }: { signup: boolean }) {
       <button type="submit" class="primary">
         {signup ? 'Sign up' : 'Log in'}
       </button>
+      {!signup && serverConfig.enable_reset_password && (
+        <p>
+          <Link to="account/password/reset">Forgot your password?</Link>
+        </p>
+      )}
       {!signup && serverConfig.enable_signup && (
         <p>
           No account? <Link to="signup">Sign up</Link>

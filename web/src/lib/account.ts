@@ -10,6 +10,7 @@ export interface Account {
   subscriptions?: { base_url: string; topic: string }[];
   reservations?: { topic: string; everyone: string }[];
   tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string }[];
+  emails?: { address: string; primary?: boolean; pending?: boolean }[];
   limits?: { reservations?: number; messages?: number; attachment_file_size?: number };
   stats?: { messages?: number; reservations?: number };
 }

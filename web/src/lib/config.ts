@@ -3,9 +3,13 @@ export interface ServerConfig {
   base_url: string;
   app_root: string;
   enable_login: boolean;
+  /** ntfy 2.15: visitors who are not logged in see the login page only. */
+  require_login: boolean;
   enable_signup: boolean;
   enable_reservations: boolean;
   enable_emails: boolean;
+  /** ntfy 2.25: a forgotten password can be reset by a mailed link. */
+  enable_reset_password: boolean;
   disallowed_topics: string[];
 }
 
@@ -19,9 +23,11 @@ export const serverConfig: ServerConfig = window.config ?? {
   base_url: '',
   app_root: '/',
   enable_login: false,
+  require_login: false,
   enable_signup: false,
   enable_reservations: false,
   enable_emails: false,
+  enable_reset_password: false,
   disallowed_topics: [],
 };
 

@@ -1,6 +1,7 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
 import { everyone, type Role } from '../../../model/access.js';
 import type { Tier } from '../../../model/account.js';
+import type { MagicLinkKind } from '../../auth-store.js';
 import { ensureIndexes } from '../indexes.js';
 import { collection } from '../concerns.js';
 
@@ -80,6 +81,35 @@ export interface PhoneDoc {
   number: string;
 }
 
+/** A verified e-mail address; `_id` is `uid/address`, as a phone number's. */
+export interface EmailDoc {
+  _id: string;
+  user: string;
+  uid: string;
+  address: string;
+}
+
+/**
+ * An account's primary address; `_id` is the address, so one account at most has it as
+ * its primary by the unique insert alone.
+ */
+export interface PrimaryEmailDoc {
+  _id: string;
+  user: string;
+  uid: string;
+}
+
+/** A magic link; `_id` is its selector (see auth-store.ts MagicLink). */
+export interface MagicLinkDoc {
+  _id: string;
+  hash: string;
+  kind: MagicLinkKind;
+  user: string;
+  uid: string;
+  email: string;
+  expires: number;
+}
+
 export type TierDoc = Omit<Tier, 'code'> & { _id: string };
 
 /** One document per change, numbered: what other instances poll (changes.ts). */
@@ -94,6 +124,9 @@ export interface AuthCollections {
   tokens: Collection<TokenDoc>;
   tiers: Collection<TierDoc>;
   phones: Collection<PhoneDoc>;
+  emails: Collection<EmailDoc>;
+  primaryEmails: Collection<PrimaryEmailDoc>;
+  magicLinks: Collection<MagicLinkDoc>;
   changes: Collection<ChangeDoc>;
 }
 
@@ -105,12 +138,18 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
     tokens: collection(db, 'auth_tokens'),
     tiers: collection(db, 'auth_tiers'),
     phones: collection(db, 'auth_phones'),
+    emails: collection(db, 'auth_emails'),
+    primaryEmails: collection(db, 'auth_primary_emails'),
+    magicLinks: collection(db, 'auth_magic_links'),
     changes: collection(db, 'auth_changes'),
   };
   await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
   await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
   await ensureIndexes(c.tokens, [{ key: { user: 1 } }]);
   await ensureIndexes(c.phones, [{ key: { user: 1 } }]);
+  await ensureIndexes(c.emails, [{ key: { user: 1 } }]);
+  await ensureIndexes(c.primaryEmails, [{ key: { uid: 1 } }]);
+  await ensureIndexes(c.magicLinks, [{ key: { uid: 1 } }, { key: { expires: 1 } }]);
   return c;
 }
 

@@ -1,9 +1,10 @@
 import type { Db } from 'mongodb';
 import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AuthStore, ImportedUser, Provisioning, Token } from '../../auth-store.js';
+import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
+import { Emails } from './emails.js';
 import { Grants } from './grants.js';
 import { Phones } from './phones.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
@@ -28,6 +29,7 @@ export class MongoAuthStore implements AuthStore {
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
+  private readonly emailTable: Emails;
 
   /**
    * Opens access control on `db`. Its client stays the caller's, unless given as `client`:
@@ -47,6 +49,7 @@ export class MongoAuthStore implements AuthStore {
     this.reservationTable = new Reservations(db, this.grantTable, this.userTable);
     this.tokenTable = new Tokens(db, this.userTable);
     this.phoneTable = new Phones(db, this.userTable);
+    this.emailTable = new Emails(db, this.userTable);
   }
 
   user(name: string): Promise<User | undefined> {
@@ -183,6 +186,43 @@ export class MongoAuthStore implements AuthStore {
 
   removePhoneNumber(username: string, number: string): Promise<void> {
     return this.db.change(() => this.phoneTable.remove(username, number));
+  }
+
+  emails(username: string): Promise<AccountEmail[]> {
+    return this.emailTable.of(username);
+  }
+
+  addMagicLink(link: MagicLink): Promise<void> {
+    return this.db.change(() => this.emailTable.addLink(link));
+  }
+
+  magicLink(selector: string): Promise<MagicLink | undefined> {
+    return this.emailTable.link(selector);
+  }
+
+  verifyEmail(selector: string): Promise<boolean> {
+    return this.db.change(() => this.emailTable.verify(selector));
+  }
+
+  resetPassword(selector: string, hash: string): Promise<boolean> {
+    return this.db.change(() => this.emailTable.resetPassword(selector, hash));
+  }
+
+  removeEmail(username: string, address: string): Promise<void> {
+    return this.db.change(() => this.emailTable.remove(username, address));
+  }
+
+  setPrimaryEmail(username: string, address: string): Promise<void> {
+    return this.db.change(() => this.emailTable.setPrimary(username, address));
+  }
+
+  async userByPrimaryEmail(address: string): Promise<User | undefined> {
+    const owner = await this.emailTable.primaryOwner(address);
+    return owner === undefined ? undefined : this.userTable.find(owner);
+  }
+
+  removeExpiredMagicLinks(now: number): Promise<void> {
+    return this.db.change(() => this.emailTable.removeExpiredLinks(now));
   }
 
   tiers(): Promise<Tier[]> {

@@ -145,6 +145,9 @@ export class Users {
     await this.users.deleteOne({ _id: name, uid });
     await this.db.collections.tokens.deleteMany({ user: name, uid });
     await this.db.collections.phones.deleteMany({ user: name, uid });
+    await this.db.collections.emails.deleteMany({ user: name, uid });
+    await this.db.collections.primaryEmails.deleteMany({ uid });
+    await this.db.collections.magicLinks.deleteMany({ uid });
     await this.db.collections.access.deleteMany({ $or: [{ user: name, uid }, { owner: name, ownerUid: uid }] });
   }
 

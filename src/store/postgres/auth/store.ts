@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AuthStore, ImportedUser, Provisioning, Token } from '../../auth-store.js';
+import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
 import { AuthDb } from './auth-db.js';
+import { Emails } from './emails.js';
 import { Grants } from './grants.js';
 import { Phones } from './phones.js';
 import { Reservations } from './reservations.js';
@@ -26,6 +27,7 @@ export class PostgresAuthStore implements AuthStore {
   private readonly reservationTable: Reservations;
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
+  private readonly emailTable: Emails;
 
   /** On the pool of a store whose schema is open (schema.ts); `close` ends the pool only when given `owned`. */
   constructor(
@@ -39,6 +41,7 @@ export class PostgresAuthStore implements AuthStore {
     this.reservationTable = new Reservations(this.db, this.grantTable);
     this.tokenTable = new Tokens(this.db, this.userTable);
     this.phoneTable = new Phones(this.db, this.userTable);
+    this.emailTable = new Emails(this.db, this.userTable);
   }
 
   user(name: string): Promise<User | undefined> {
@@ -166,6 +169,43 @@ export class PostgresAuthStore implements AuthStore {
 
   removePhoneNumber(username: string, number: string): Promise<void> {
     return this.phoneTable.remove(username, number);
+  }
+
+  emails(username: string): Promise<AccountEmail[]> {
+    return this.emailTable.of(username);
+  }
+
+  addMagicLink(link: MagicLink): Promise<void> {
+    return this.emailTable.addLink(link);
+  }
+
+  magicLink(selector: string): Promise<MagicLink | undefined> {
+    return this.emailTable.link(selector);
+  }
+
+  verifyEmail(selector: string): Promise<boolean> {
+    return this.emailTable.verify(selector);
+  }
+
+  resetPassword(selector: string, hash: string): Promise<boolean> {
+    return this.emailTable.resetPassword(selector, hash);
+  }
+
+  removeEmail(username: string, address: string): Promise<void> {
+    return this.emailTable.remove(username, address);
+  }
+
+  setPrimaryEmail(username: string, address: string): Promise<void> {
+    return this.emailTable.setPrimary(username, address);
+  }
+
+  async userByPrimaryEmail(address: string): Promise<User | undefined> {
+    const owner = await this.emailTable.primaryOwner(address);
+    return owner === undefined ? undefined : this.userTable.find(owner);
+  }
+
+  removeExpiredMagicLinks(now: number): Promise<void> {
+    return this.emailTable.removeExpiredLinks(now);
   }
 
   tiers(): Promise<Tier[]> {

@@ -73,10 +73,13 @@ export class Users {
   }
 
   changePassword(name: string, hash: string): Promise<void> {
-    return this.db.change(async (c) => {
-      await this.unprovisioned(c, name);
-      await c.query('UPDATE users SET hash = $1 WHERE name = $2', [hash, name]);
-    });
+    return this.db.change((c) => this.setPassword(c, name, hash));
+  }
+
+  /** Within a change: NotFound or Provisioned before anything is written. */
+  async setPassword(c: Queryable, name: string, hash: string): Promise<void> {
+    await this.unprovisioned(c, name);
+    await c.query('UPDATE users SET hash = $1 WHERE name = $2', [hash, name]);
   }
 
   changeRole(name: string, role: Role): Promise<void> {

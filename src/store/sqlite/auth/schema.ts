@@ -63,8 +63,34 @@ const version2 = `
   );
 `;
 
+/**
+ * Version 3: users' e-mail addresses and magic links (ntfy 2.25). At most one primary
+ * address per user, and an address is the primary of one account at most (partial unique
+ * indexes). A link is looked up by its selector; its secret half is kept only as a hash.
+ */
+const version3 = `
+  CREATE TABLE emails (
+    user TEXT NOT NULL REFERENCES users (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    address TEXT NOT NULL,
+    is_primary INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user, address)
+  );
+  CREATE UNIQUE INDEX idx_emails_primary_user ON emails (user) WHERE is_primary = 1;
+  CREATE UNIQUE INDEX idx_emails_primary_address ON emails (address) WHERE is_primary = 1;
+  CREATE TABLE magic_links (
+    selector TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    user TEXT NOT NULL REFERENCES users (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    email TEXT NOT NULL,
+    expires INTEGER NOT NULL
+  );
+  CREATE INDEX idx_magic_links_user ON magic_links (user, kind, email);
+  CREATE INDEX idx_magic_links_expires ON magic_links (expires);
+`;
+
 /** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
-const migrations: readonly string[] = [version1, version2];
+const migrations: readonly string[] = [version1, version2, version3];
 
 export const authSchemaVersion = migrations.length;
 

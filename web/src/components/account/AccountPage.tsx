@@ -5,6 +5,7 @@ import { navigate } from '../../lib/route.js';
 import { session } from '../../lib/session.js';
 import { useStore } from '../../lib/store.js';
 import { DeleteAccountSection } from './DeleteAccountSection.js';
+import { EmailsSection } from './EmailsSection.js';
 import { PasswordSection } from './PasswordSection.js';
 import { ReservationsSection } from './ReservationsSection.js';
 import { TokensSection } from './TokensSection.js';
@@ -35,6 +36,7 @@ export function AccountPage() {
         </button>
       </div>
       <PasswordSection />
+      {serverConfig.enable_emails && <EmailsSection emails={current.emails} />}
       <TokensSection tokens={current.tokens} />
       {serverConfig.enable_reservations && <ReservationsSection reservations={current.reservations} limit={current.limits?.reservations} />}
       <DeleteAccountSection />
