@@ -75,6 +75,10 @@ describe('account e-mail — adding and verifying addresses', () => {
     assert.deepEqual([page.headers.get('referrer-policy'), page.headers.get('x-robots-tag')], ['no-referrer', 'noindex']);
     assert.match(await page.text(), /<html/i);
     assert.equal((await fetch(`${w.s.url}/account/email/verify/${token}`)).status, 404, 'not a browser: no page');
+    // The page's relative URLs, resolved below the link's path, find the build's files.
+    assert.match(await (await fetch(`${w.s.url}/account/email/verify/config.js`)).text(), /"enable_reset_password": true/);
+    assert.equal((await fetch(`${w.s.url}/account/password/reset/favicon.svg`)).status, 200);
+    assert.equal((await fetch(`${w.s.url}/account/password/static/nothing.js`)).status, 404);
     assert.deepEqual(await w.call('POST', '/v1/account/email/verify', undefined, { token }), [200, { success: true }]);
     assert.deepEqual(await emailsOf(w, 'ben'), [{ address: 'ben@example.com', primary: true }]);
     assert.deepEqual(await code(w.call('POST', '/v1/account/email/verify', undefined, { token })), [400, 40051], 'used up');
