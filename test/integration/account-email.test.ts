@@ -219,6 +219,22 @@ describe('account e-mail — password reset', () => {
     assert.equal(w.sink.mails.ended, undefined);
   });
 
+  it('one account gets 3 reset mails at most at once, however many requests ask (against flooding a mailbox from many addresses)', async () => {
+    const w = await world({ 'behind-proxy': true });
+    await verified(w, 'ben', 'ben@example.com');
+    await verified(w, 'alice', 'alice@example.com');
+    for (let i = 1; i <= 5; i++) {
+      const [status] = await apiCall(w.s.url, 'POST', '/v1/account/password/reset/request', undefined, { identifier: 'ben' }, { 'X-Forwarded-For': `203.0.113.${i}` });
+      assert.equal(status, 200);
+    }
+    await w.call('POST', '/v1/account/password/reset/request', undefined, { identifier: 'alice' });
+    const to = [];
+    for (let i = 0; i < 4; i++) to.push((await w.sink.mails.take(5000)).to[0]);
+    assert.deepEqual(to.sort(), ['alice@example.com', 'ben@example.com', 'ben@example.com', 'ben@example.com']);
+    await apiCall(w.s.url, 'POST', '/v1/account/password/reset/request', undefined, { identifier: 'alice' }, { 'X-Forwarded-For': '203.0.113.9' });
+    assert.deepEqual((await w.sink.mails.take(5000)).to, ['alice@example.com'], 'the next mail: no fourth and fifth for ben');
+  });
+
   it('a provisioned user may verify addresses (the first is primary) but a link made for one resets nothing (40054)', async () => {
     const w = await world();
     await verified(w, 'prov', 'prov@example.com');
