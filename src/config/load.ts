@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
@@ -5,6 +6,7 @@ import { parseDuration, parseSize } from '../model/units.js';
 import { canonicalKey, envNames, reservedTopics, settings, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
+import { readBuildInfo } from '../build-info.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -82,7 +84,7 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   }
   const original = structuredClone(raw);
   if (!validate(raw)) throw new ConfigError(describe(validate.errors ?? [], original));
-  const config = toConfig(raw as Record<SettingKey, unknown>);
+  const config = toConfig(raw as Record<SettingKey, unknown>, configHash(raw as Record<SettingKey, unknown>));
   checkCombinations(config);
   return { config, warnings };
 }
@@ -184,7 +186,13 @@ function describe(errs: ErrorObject[], values: Record<string, unknown>): string 
   return [...new Set(lines)].join('\n');
 }
 
-function toConfig(v: Record<SettingKey, unknown>): Config {
+/** ntfy 2.27's config hash: every setting but the secrets, and the build, so a new version changes it too. */
+function configHash(v: Record<SettingKey, unknown>): string {
+  const shown = keys.filter((key) => !(settings[key] as Setting).secret).map((key) => [key, v[key]]);
+  return createHash('sha256').update(JSON.stringify({ build: readBuildInfo(), settings: shown })).digest('hex');
+}
+
+function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
   const str = (key: SettingKey): string => String(v[key]);
   const duration = (key: SettingKey): number => parseDuration(str(key));
   const size = (key: SettingKey): number => parseSize(str(key));
@@ -270,6 +278,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
       listen: str('metrics-listen-http') === '' ? undefined : parseListen(str('metrics-listen-http'), 'metrics-listen-http'),
     },
     enableDashboard: v['enable-dashboard'] as boolean,
+    configHash: hash,
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),
