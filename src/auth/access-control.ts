@@ -16,6 +16,8 @@ const verifiedLimit = 10_000;
 const touchedLimit = 10_000;
 /** A token's last use is written at most this often (it is shown by `token list`). */
 const touchEveryMs = 60_000;
+/** Password-reset mails one account may get: 3 at once, then one an hour. */
+export const resetMailLimit: RateLimit = { burst: 3, replenishMs: 3_600_000 };
 /** Compared against for unknown users, so a wrong name takes as long as a wrong password (as ntfy). */
 const slowDownHash = bcrypt.hashSync('intentional slow-down to avoid timing attacks', 10);
 
@@ -53,6 +55,12 @@ export class AccessControl {
    */
   readonly accountActions: TokenBuckets;
 
+  /**
+   * Reset links mailed per account (Tocsin's own; ntfy has only the per-address limit):
+   * requests from many addresses cannot flood one mailbox either.
+   */
+  readonly resetMails = new TokenBuckets(resetMailLimit);
+
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
@@ -66,6 +74,7 @@ export class AccessControl {
   forget(): void {
     this.failures.forget();
     this.accountActions.forget();
+    this.resetMails.forget();
   }
 
   /**

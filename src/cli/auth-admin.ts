@@ -16,6 +16,8 @@ export interface AuthAdmin {
   /** Opened on first call (a database server opens asynchronously); later calls get the same. */
   store(): Promise<AuthStore>;
   readonly defaultAccess: Permission;
+  /** base-url of the server.yml, '' when unset. */
+  readonly baseUrl: string;
 }
 
 /** The user name `everyone` stands for `*` (anonymous visitors), as in ntfy. */
@@ -76,6 +78,10 @@ class LazyAdmin implements AuthAdmin {
 
   get defaultAccess(): Permission {
     return parsePermission(this.loaded().authDefaultAccess) as Permission;
+  }
+
+  get baseUrl(): string {
+    return this.loaded().baseUrl;
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { everyone, usernamePattern, type Role } from '../model/access.js';
+import { landingPaths, newMagicLink } from '../model/magic-link.js';
+import { nowSeconds } from '../model/message.js';
 import { AlreadyExists } from '../store/auth-store.js';
 import { adminAction, allUsers, everyoneWord, existingUser, fail, say, showUsers, withAuthOptions } from './auth-admin.js';
 import { newPasswordHash } from './password.js';
 import { tierCodePattern } from './tier.js';
 
-/** `tocsin user add|remove|change-pass|change-role|change-tier|list` (ntfy's cmd/user.go). */
+/** `tocsin user add|remove|change-pass|change-role|change-tier|reset-pass|list` (ntfy's cmd/user.go). */
 export function registerUser(program: Command): void {
   const user = withAuthOptions(program.command('user'))
     .description('Manage/show users')
@@ -105,6 +107,22 @@ export function registerUser(program: Command): void {
         if (!(await store.tier(tier))) fail(`tier ${tier} does not exist`);
         await store.changeTier(username, tier);
         say(`changed tier for user ${username} to ${tier}`);
+      }),
+    );
+
+  user
+    .command('reset-pass')
+    .description("Prints a link (with base-url; else its token) that sets a new password for a user within an hour, no mail needed (ntfy 2.25)")
+    .argument('[username]')
+    .action(
+      adminAction(async (admin, name: string | undefined) => {
+        const username = validName(name, 'reset-pass');
+        const store = await admin.store();
+        if ((await existingUser(store, username)).provisioned) fail('cannot change or delete provisioned user');
+        const { token, link } = newMagicLink('password-reset', username, '', nowSeconds());
+        await store.addMagicLink(link);
+        process.stdout.write(`${admin.baseUrl ? `${admin.baseUrl}${landingPaths['password-reset']}${token}` : token}\n`);
+        say(`password reset link for user ${username} created, valid for 1 hour`);
       }),
     );
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
@@ -9,6 +10,7 @@ import { redacted } from '../store/database-url.js';
 import { compileCallFormat } from '../calls/twiml.js';
 import { TemplateError, type Template } from '../template/index.js';
 import { isS3Url, parseS3Url, S3UrlError, type S3Location } from '../store/s3/s3-url.js';
+import { readBuildInfo } from '../build-info.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -86,7 +88,7 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   }
   const original = structuredClone(raw);
   if (!validate(raw)) throw new ConfigError(describe(validate.errors ?? [], original));
-  const config = toConfig(raw as Record<SettingKey, unknown>);
+  const config = toConfig(raw as Record<SettingKey, unknown>, configHash(raw as Record<SettingKey, unknown>));
   checkCombinations(config);
   return { config, warnings };
 }
@@ -192,7 +194,13 @@ function describe(errs: ErrorObject[], values: Record<string, unknown>): string 
   return [...new Set(lines)].join('\n');
 }
 
-function toConfig(v: Record<SettingKey, unknown>): Config {
+/** ntfy 2.27's config hash: every setting but the secrets, and the build, so a new version changes it too. */
+function configHash(v: Record<SettingKey, unknown>): string {
+  const shown = keys.filter((key) => !(settings[key] as Setting).secret).map((key) => [key, v[key]]);
+  return createHash('sha256').update(JSON.stringify({ build: readBuildInfo(), settings: shown })).digest('hex');
+}
+
+function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
   const str = (key: SettingKey): string => String(v[key]);
   const duration = (key: SettingKey): number => parseDuration(str(key));
   const size = (key: SettingKey): number => parseSize(str(key));
@@ -284,6 +292,7 @@ function toConfig(v: Record<SettingKey, unknown>): Config {
     },
     enableDashboard: v['enable-dashboard'] as boolean,
     ban: banOf(str('ban-file'), duration('ban-window'), v['ban-threshold'] as number, v['ban-weights'] as string[]),
+    configHash: hash,
     logLevel: v['log-level'] as Config['logLevel'],
     logFormat: v['log-format'] as Config['logFormat'],
     logFile: str('log-file'),

@@ -17,13 +17,15 @@ export interface Setting {
   doc: string;
   /** Allowed values of an enum setting. */
   values?: readonly string[];
+  /** Holds a credential: left out of the config hash (ntfy 2.27), which any visitor may read. */
+  secret?: boolean;
 }
 
 export const settings = {
   'base-url': { kind: 'string', default: '', doc: 'Public URL of this server, e.g. https://ntfy.example.com; used in titles and attachment links' },
   'listen-http': { kind: 'string', default: ':80', doc: 'Address to listen on, [host]:port' },
   'database-url': {
-    kind: 'string',
+    secret: true, kind: 'string',
     default: '',
     doc: 'postgres:// or postgresql:// URL of a PostgreSQL (as ntfy 2.18), or mongodb:// or mongodb+srv:// of a MongoDB, shared by every node, for every store instead of cache-file, auth-file, web-push-file and the attachment files; empty keeps them embedded',
   },
@@ -33,7 +35,7 @@ export const settings = {
     doc: 'Tocsin, with database-url: how many independent ordered logs topics hash into (commits to different logs never wait for each other; order and since= hold per topic); fixed when the database is first used, 0 takes the database\'s (1 for a new one)',
   },
   'database-replica-urls': {
-    kind: 'list',
+    secret: true, kind: 'list',
     default: [],
     doc: 'postgres:// URLs of read replicas of a PostgreSQL database-url (as ntfy 2.19): replays and polls read from them in turn, where the replica has replayed everything the request must see (else from the primary); writes and the live feed stay on the primary',
   },
@@ -78,9 +80,9 @@ export const settings = {
     values: ['read-write', 'read-only', 'write-only', 'deny-all'],
     doc: 'Access to topics no entry covers, for anonymous visitors and users alike',
   },
-  'auth-users': { kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
+  'auth-users': { secret: true, kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
   'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
-  'auth-tokens': { kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
+  'auth-tokens': { secret: true, kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
   'auth-access-cache': {
     kind: 'bool',
     default: false,
@@ -120,7 +122,7 @@ export const settings = {
   'visitor-email-limit-replenish': { kind: 'duration', default: '1h', doc: 'One more e-mail per this interval; the daily e-mail limit derives from it' },
   'smtp-sender-addr': { kind: 'string', default: '', doc: 'SMTP relay (host:port) that forwards X-Email messages; empty refuses them (40001); needs base-url and smtp-sender-from' },
   'smtp-sender-user': { kind: 'string', default: '', doc: 'User name at the SMTP relay (AUTH PLAIN); empty sends without logging in' },
-  'smtp-sender-pass': { kind: 'string', default: '', doc: 'Password at the SMTP relay' },
+  'smtp-sender-pass': { secret: true, kind: 'string', default: '', doc: 'Password at the SMTP relay' },
   'smtp-sender-from': { kind: 'string', default: '', doc: 'Sender address of forwarded e-mails, e.g. ntfy@example.com' },
   'smtp-sender-verify': {
     kind: 'bool',
@@ -131,7 +133,7 @@ export const settings = {
   'smtp-server-domain': { kind: 'string', default: '', doc: 'E-mail domain of the SMTP listener (the MX record\'s), e.g. ntfy.example.com' },
   'smtp-server-addr-prefix': { kind: 'string', default: '', doc: 'Prefix every recipient must carry before the topic, e.g. ntfy- for ntfy-mytopic@domain (against spam)' },
   'twilio-account': { kind: 'string', default: '', doc: 'Twilio account SID (AC...) for phone calls (X-Call); empty refuses them (40032); needs the other twilio- keys, base-url and auth-file' },
-  'twilio-auth-token': { kind: 'string', default: '', doc: 'Twilio auth token' },
+  'twilio-auth-token': { secret: true, kind: 'string', default: '', doc: 'Twilio auth token' },
   'twilio-phone-number': { kind: 'string', default: '', doc: 'Twilio number calls are made from, e.g. +18775132586' },
   'twilio-verify-service': { kind: 'string', default: '', doc: 'Twilio Verify service SID (VA...) that verifies users\' phone numbers' },
   'twilio-calls-base-url': { kind: 'string', default: 'https://api.twilio.com', doc: 'Tocsin: base URL of the Twilio REST API calls are placed through (a Twilio-compatible provider, or a test peer)' },
@@ -142,7 +144,7 @@ export const settings = {
     doc: 'Go text/template of the TwiML a call says (as ntfy 2.16), with {{.Topic}}, {{.Title}}, {{.Message}}, {{.Priority}}, {{.Tags}} and {{.Sender}} (XML-escaped); parsed at startup; empty is ntfy\'s built-in announcement',
   },
   'template-dir': { kind: 'string', default: '/etc/ntfy/templates', doc: 'Directory of named message templates (NAME.yml); they override the built-in ones' },
-  'attachment-cache-dir': { kind: 'string', default: '', doc: 'Directory of uploaded attachments, or an S3 bucket as `s3://ACCESS_KEY:SECRET_KEY@BUCKET[/PREFIX]?region=REGION[&endpoint=ENDPOINT]`; empty refuses uploads (needs base-url)' },
+  'attachment-cache-dir': { secret: true, kind: 'string', default: '', doc: 'Directory of uploaded attachments, or an S3 bucket as `s3://ACCESS_KEY:SECRET_KEY@BUCKET[/PREFIX]?region=REGION[&endpoint=ENDPOINT]`; empty refuses uploads (needs base-url)' },
   'attachment-total-size-limit': { kind: 'size', default: '5G', doc: 'Attachment bytes the server keeps in all' },
   'attachment-file-size-limit': { kind: 'size', default: '15M', doc: 'Largest attachment' },
   'attachment-expiry-duration': { kind: 'duration', default: '3h', doc: 'How long attachments are kept' },
@@ -154,7 +156,7 @@ export const settings = {
     doc: 'Tocsin: most bytes queued for one slow subscriber before it is disconnected',
   },
   'upstream-base-url': { kind: 'string', default: '', doc: 'Server to send poll requests to for iOS instant notifications, e.g. https://ntfy.sh (needs base-url)' },
-  'upstream-access-token': { kind: 'string', default: '', doc: 'Access token for upstream-base-url, if its limits or access control need one' },
+  'upstream-access-token': { secret: true, kind: 'string', default: '', doc: 'Access token for upstream-base-url, if its limits or access control need one' },
   'monitor-file': {
     kind: 'string',
     default: '',
@@ -163,7 +165,7 @@ export const settings = {
   'monitor-check-interval': { kind: 'duration', default: '30s', doc: 'How often monitors that missed their heartbeat are looked for, turned DOWN and alerted' },
   'monitor-limit': { kind: 'int', default: 20, doc: 'Tocsin: most monitors one user may have (42912 past it)' },
   'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
-  'web-push-private-key': { kind: 'string', default: '', doc: 'VAPID private key' },
+  'web-push-private-key': { secret: true, kind: 'string', default: '', doc: 'VAPID private key' },
   'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
   'web-push-email-address': { kind: 'string', default: '', doc: 'Contact address the push services see in each push (VAPID sub)' },
   'web-push-startup-queries': { kind: 'string', default: '', doc: 'SQL run against web-push-file at startup' },
@@ -356,6 +358,11 @@ export interface Config {
   enableDashboard: boolean;
   /** The abuse ban feed (ban-*); undefined without ban-file. */
   ban: BanConfig | undefined;
+  /**
+   * SHA-256 (hex) of the settings that are no secret and of the build, in /v1/config and
+   * /config.js: the web app compares it to notice a new version or configuration.
+   */
+  configHash: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   logFormat: 'text' | 'json';
   logFile: string;

@@ -12,6 +12,9 @@ const selectorLength = 12;
 const secretLength = 32;
 const tokenPattern = new RegExp(`^[-_A-Za-z0-9]{${selectorLength + secretLength}}$`);
 
+/** The web app's pages a link opens (ntfy 2.25's paths), its token after each. */
+export const landingPaths: Record<MagicLinkKind, string> = { 'email-verify': '/account/email/verify/', 'password-reset': '/account/password/reset/' };
+
 /** How long a link works: a day to verify an address, an hour to reset a password (ntfy's). */
 export const linkLifetimeSeconds: Record<MagicLinkKind, number> = { 'email-verify': 24 * 3600, 'password-reset': 3600 };
 

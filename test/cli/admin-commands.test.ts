@@ -264,3 +264,29 @@ describe('a running server and the CLI', () => {
     }
   });
 });
+
+describe('tocsin user reset-pass (ntfy 2.25)', () => {
+  it('prints a link that sets a new password through the running server, once; no SMTP needed; provisioned users refused', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'auth.db');
+    const config = join(dir, 'server.yml');
+    writeFileSync(config, `auth-file: ${file}\nbase-url: https://ntfy.example.com\n`);
+    const server = await startTestServer({ 'auth-file': file, 'auth-users': [`ops:${bcrypt.hashSync('pw', 4)}:user`] });
+    after(() => server.server.close());
+    assert.equal((await tocsin(['user', '--auth-file', file, 'add', 'ben'], { NTFY_PASSWORD: 'old' })).code, 0);
+    const run = await tocsin(['user', '--config', config, 'reset-pass', 'ben']);
+    assert.deepEqual([run.code, run.stderr], [0, 'password reset link for user ben created, valid for 1 hour\n']);
+    const token = /^https:\/\/ntfy\.example\.com\/account\/password\/reset\/([-_A-Za-z0-9]{44})\n$/.exec(run.stdout)?.[1];
+    assert.ok(token, run.stdout);
+    const reset = (): Promise<Response> => fetch(`${server.url}/v1/account/password/reset`, { method: 'POST', body: JSON.stringify({ token, password: 'new' }) });
+    assert.equal((await reset()).status, 200);
+    assert.equal((await reset()).status, 400, 'used up');
+    const basic = `Basic ${Buffer.from('ben:new').toString('base64')}`;
+    assert.equal((await fetch(`${server.url}/v1/account`, { headers: { Authorization: basic } })).status, 200);
+    const bare = await tocsin(['user', '--auth-file', file, 'reset-pass', 'ben']);
+    assert.match(bare.stdout, /^[-_A-Za-z0-9]{44}\n$/, 'without base-url, the token alone');
+    const provisioned = await tocsin(['user', '--auth-file', file, 'reset-pass', 'ops']);
+    assert.deepEqual([provisioned.code, provisioned.stderr], [1, 'cannot change or delete provisioned user\n']);
+    assert.deepEqual((await tocsin(['user', '--auth-file', file, 'reset-pass', 'nobody'])).code, 1);
+  });
+});

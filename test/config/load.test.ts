@@ -119,6 +119,19 @@ describe('config', () => {
     assert.deepEqual([loadConfig().config.smtpSender, loadConfig().config.smtpServer], [undefined, undefined]);
   });
 
+  it('config hash (ntfy 2.27): the same for the same settings, another for another setting, blind to secrets', () => {
+    const base = { 'auth-file': '/tmp/a.db', 'smtp-sender-addr': 'smtp.example.com:587', 'smtp-sender-from': 'a@b.c', 'base-url': 'https://n.example' };
+    const hash = (flags: Record<string, unknown>): string => loadConfig({ flags: { ...base, ...flags } }).config.configHash;
+    const plain = hash({});
+    assert.match(plain, /^[0-9a-f]{64}$/);
+    assert.equal(hash({}), plain);
+    assert.notEqual(hash({ 'enable-login': true }), plain);
+    assert.notEqual(hash({ 'smtp-sender-verify': true }), plain);
+    for (const secret of [{ 'smtp-sender-pass': 'hunter2' }, { 'upstream-access-token': 'tk_x' }, { 'auth-tokens': ['ben:tk_x'] }, { 'auth-users': ['ben:$2a$10$x:user'] }]) {
+      assert.equal(hash(secret), plain, JSON.stringify(secret));
+    }
+  });
+
   it('smtp-sender-verify: off by default, needs smtp-sender-addr (as ntfy)', () => {
     assert.equal(loadConfig().config.smtpSenderVerify, false);
     assert.throws(() => loadConfig({ flags: { 'smtp-sender-verify': true } }), /if smtp-sender-verify is set, smtp-sender-addr must also be set/);

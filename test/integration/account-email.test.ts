@@ -75,6 +75,10 @@ describe('account e-mail — adding and verifying addresses', () => {
     assert.deepEqual([page.headers.get('referrer-policy'), page.headers.get('x-robots-tag')], ['no-referrer', 'noindex']);
     assert.match(await page.text(), /<html/i);
     assert.equal((await fetch(`${w.s.url}/account/email/verify/${token}`)).status, 404, 'not a browser: no page');
+    // The page's relative URLs, resolved below the link's path, find the build's files.
+    assert.match(await (await fetch(`${w.s.url}/account/email/verify/config.js`)).text(), /"enable_reset_password": true/);
+    assert.equal((await fetch(`${w.s.url}/account/password/reset/favicon.svg`)).status, 200);
+    assert.equal((await fetch(`${w.s.url}/account/password/static/nothing.js`)).status, 404);
     assert.deepEqual(await w.call('POST', '/v1/account/email/verify', undefined, { token }), [200, { success: true }]);
     assert.deepEqual(await emailsOf(w, 'ben'), [{ address: 'ben@example.com', primary: true }]);
     assert.deepEqual(await code(w.call('POST', '/v1/account/email/verify', undefined, { token })), [400, 40051], 'used up');
@@ -213,6 +217,22 @@ describe('account e-mail — password reset', () => {
     assert.equal((await w.call('GET', '/v1/account', basic('ben', 'brandnew')))[0], 200);
     assert.equal((await w.call('GET', '/v1/account', basic('phil@example.com')))[0], 200, 'the look-alike keeps its password');
     assert.equal(w.sink.mails.ended, undefined);
+  });
+
+  it('one account gets 3 reset mails at most at once, however many requests ask (against flooding a mailbox from many addresses)', async () => {
+    const w = await world({ 'behind-proxy': true });
+    await verified(w, 'ben', 'ben@example.com');
+    await verified(w, 'alice', 'alice@example.com');
+    for (let i = 1; i <= 5; i++) {
+      const [status] = await apiCall(w.s.url, 'POST', '/v1/account/password/reset/request', undefined, { identifier: 'ben' }, { 'X-Forwarded-For': `203.0.113.${i}` });
+      assert.equal(status, 200);
+    }
+    await w.call('POST', '/v1/account/password/reset/request', undefined, { identifier: 'alice' });
+    const to = [];
+    for (let i = 0; i < 4; i++) to.push((await w.sink.mails.take(5000)).to[0]);
+    assert.deepEqual(to.sort(), ['alice@example.com', 'ben@example.com', 'ben@example.com', 'ben@example.com']);
+    await apiCall(w.s.url, 'POST', '/v1/account/password/reset/request', undefined, { identifier: 'alice' }, { 'X-Forwarded-For': '203.0.113.9' });
+    assert.deepEqual((await w.sink.mails.take(5000)).to, ['alice@example.com'], 'the next mail: no fourth and fifth for ben');
   });
 
   it('a provisioned user may verify addresses (the first is primary) but a link made for one resets nothing (40054)', async () => {

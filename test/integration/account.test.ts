@@ -268,6 +268,7 @@ describe('web app config', () => {
     assert.equal(status, 200);
     assert.deepEqual([config.enable_login, config.require_login, config.enable_signup, config.enable_reservations, config.enable_payments, config.enable_reset_password], [true, false, true, true, false, false]);
     assert.equal((await fetch(`${s.url}/v1/config`)).headers.get('cache-control'), 'no-cache');
+    assert.equal(config.config_hash, s.server.context.config.configHash);
     const script = await fetch(`${s.url}/config.js`);
     assert.equal(script.headers.get('content-type'), 'text/javascript');
     const text = await script.text();

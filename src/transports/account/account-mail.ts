@@ -1,14 +1,11 @@
 import type { MailSender } from '../../mail/outbound/mailer.js';
 import type { Notice } from '../../mail/outbound/notice.js';
 import { errors } from '../../model/errors.js';
-import { newMagicLink } from '../../model/magic-link.js';
+import { landingPaths, newMagicLink } from '../../model/magic-link.js';
 import { nowSeconds } from '../../model/message.js';
 import type { MagicLinkKind } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { accounts } from './session.js';
-
-/** The web app's landing pages the links open (ntfy 2.25's paths), a token after each. */
-export const landingPaths: Record<MagicLinkKind, string> = { 'email-verify': '/account/email/verify/', 'password-reset': '/account/password/reset/' };
 
 /** Mail for the account API goes out only with an SMTP relay (ntfy's ensureEmailsEnabled: 404 otherwise). */
 export function accountMailer(ctx: ServerContext): MailSender {

@@ -24,7 +24,8 @@ const success = { success: true };
  * they are gone; sign-ups share them), matched or not, and every call that gets that far
  * is answered the same `{"success":true}` before any account is looked up, so neither the
  * answer nor its timing tells whether an account exists. The link goes to the account's
- * verified primary address; a provisioned account, or one without such an address, gets none.
+ * verified primary address; a provisioned account, or one without such an address, gets none,
+ * and an account gets 3 at most at once, then one an hour, wherever the requests come from.
  */
 export async function requestPasswordReset(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
@@ -36,7 +37,7 @@ export async function requestPasswordReset(ctx: ServerContext, ex: Exchange, req
   if (identifier === '') return;
   try {
     const target = await resetTarget(ctx, identifier);
-    if (target) await mailLink(ctx, mailer, 'password-reset', target.user.name, target.address);
+    if (target && accounts(ctx).resetMails.take(target.user.name)) await mailLink(ctx, mailer, 'password-reset', target.user.name, target.address);
   } catch (err) {
     ctx.log.warn({ err }, 'password reset link not sent');
   }

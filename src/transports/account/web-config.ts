@@ -23,6 +23,7 @@ function webConfig(config: Config): Record<string, unknown> {
     billing_contact: '',
     web_push_public_key: config.webPush?.publicKey ?? '',
     disallowed_topics: config.disallowedTopics,
+    config_hash: config.configHash,
   };
 }
 

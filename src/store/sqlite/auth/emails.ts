@@ -57,10 +57,10 @@ export class Emails {
 
   resetPassword(selector: string, hash: string): boolean {
     return this.file.transaction(() => {
-      const link = this.link(selector);
-      if (!link || link.kind !== 'password-reset') return false;
-      this.users.changePassword(link.username, hash); // Provisioned throws before anything is written
-      return this.take(selector, 'password-reset') !== undefined;
+      const link = this.take(selector, 'password-reset');
+      if (!link) return false;
+      this.users.changePassword(link.username, hash); // Provisioned throws, and the transaction puts the link back
+      return true;
     });
   }
 
@@ -90,8 +90,9 @@ export class Emails {
     this.file.write('DELETE FROM magic_links WHERE expires < ?', now);
   }
 
-  /** Deletes the link if it is of `kind`, answering it; undefined when another use took it first. */
+  /** Within a transaction: deletes the link if it is of `kind`, answering it; undefined when another use took it first. */
   private take(selector: string, kind: MagicLink['kind']): MagicLink | undefined {
-    return this.file.sql(`DELETE FROM magic_links WHERE selector = ? AND kind = ? RETURNING selector, hash, kind, user AS username, email, expires`).get(selector, kind) as MagicLink | undefined;
+    const link = this.link(selector);
+    return link && this.file.write('DELETE FROM magic_links WHERE selector = ? AND kind = ?', selector, kind).changes === 1 ? link : undefined;
   }
 }
