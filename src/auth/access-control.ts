@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { errors } from '../model/errors.js';
-import type { Permission, User } from '../model/access.js';
+import { everyone, type Permission, type User } from '../model/access.js';
+import { AccessTable } from './access-table.js';
 import type { RateLimit } from '../config/schema.js';
 import { LruMap } from '../model/lru-map.js';
 import { TokenBuckets } from '../model/token-buckets.js';
@@ -27,7 +28,8 @@ const slowDownHash = bcrypt.hashSync('intentional slow-down to avoid timing atta
  * every topic is open, as in ntfy.
  *
  * It remembers no decision: every request reads the user (or the token's owner) and the
- * topic's entry from the store, and a remembered password check holds only for the stored
+ * topic's entry from the store (or, with auth-access-cache, the store's table of every
+ * entry, remembered by the store under the same rule as its other reads), and a remembered password check holds only for the stored
  * hash it was made against. So a change made on another node or by the CLI (a password,
  * a role, a token or grant removed, a user deleted) is honoured no longer than the
  * store's own staleReadBoundMs; a request already past its check when the change lands
@@ -61,13 +63,18 @@ export class AccessControl {
    */
   readonly resetMails = new TokenBuckets(resetMailLimit);
 
+  /** auth-access-cache: topic access from a table of every entry rather than a store read per (user, topic). */
+  private readonly table: AccessTable | undefined;
+
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
     limits: { authFailures: RateLimit; accountActions: RateLimit; keyOf?: (address: string) => string },
+    accessCache = false,
   ) {
     this.failures = new TokenBuckets(limits.authFailures, { keyOf: limits.keyOf });
     this.accountActions = new TokenBuckets(limits.accountActions, { keyOf: limits.keyOf });
+    this.table = accessCache ? new AccessTable(store) : undefined;
   }
 
   /** Housekeeping: drops failed-login and account-action buckets that have filled up again. */
@@ -120,7 +127,8 @@ export class AccessControl {
       // The account's sync topic is its own to read, whatever the default (ntfy's web app
       // fails to listen there on deny-all servers).
       if (want === 'read' && topic === user?.syncTopic) continue;
-      const permission = (await this.store.permission(user?.name ?? '*', topic)) ?? this.defaultAccess;
+      const name = user?.name ?? everyone;
+      const permission = (await (this.table ? this.table.permission(name, topic) : this.store.permission(name, topic))) ?? this.defaultAccess;
       if (!permission[want]) throw errors.forbidden;
     }
   }

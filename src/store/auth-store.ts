@@ -39,6 +39,13 @@ export interface MagicLink {
   expires: number;
 }
 
+/** One access entry of a user (or `*`, everyone): a topic or pattern and what it allows. */
+export interface AccessEntry {
+  user: string;
+  topic: string;
+  permission: Permission;
+}
+
 /** A user as another server kept it (`tocsin import ntfy`): credentials and account as they are. */
 export interface ImportedUser {
   name: string;
@@ -91,6 +98,14 @@ export interface AuthStore {
    * before read. Patterns match case-insensitively, as ntfy's SQL LIKE does.
    */
   permission(username: string, topic: string): Promise<Permission | undefined>;
+  /**
+   * Every access entry that counts, in no particular order: what `permission` decides
+   * from (auth-access-cache builds its table from it, auth/access-table.ts). Remembered
+   * like the other reads, until a change (the same array again until then, so a caller
+   * may key what it derives on its identity), and kept apart from the request keys, so a
+   * flood of made-up names cannot make each request read the whole table.
+   */
+  accessEntries(): Promise<readonly AccessEntry[]>;
   users(): Promise<User[]>;
   /** How many users there are (ntfy's ntfy_users_total, without ntfy's row for everyone). */
   userCount(): Promise<number>;

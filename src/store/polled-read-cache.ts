@@ -2,6 +2,8 @@ import { LruMap } from '../model/lru-map.js';
 
 /** Reads remembered, least recently used forgotten first (keys come from requests: see the SQLite read cache). */
 const limit = 10_000;
+/** Reads kept whole, apart from those (see the SQLite read cache's `wholeLimit`). */
+const wholeLimit = 16;
 
 /** How often each instance asks for the newest change in the background. */
 export const pollEveryMs = 250;
@@ -29,6 +31,7 @@ export const staleReadBoundMs = 1000;
  */
 export class PolledReadCache {
   private readonly memo = new LruMap<string, Promise<unknown>>(limit);
+  private readonly kept = new LruMap<string, Promise<unknown>>(wholeLimit);
   /** The newest change number the last poll found. */
   private seen: number | undefined;
   /** When the newest poll that completed started, on `now`. */
@@ -52,21 +55,24 @@ export class PolledReadCache {
     this.timer = setInterval(() => void this.poll().catch(() => undefined), everyMs).unref();
   }
 
-  async get<T>(key: string, read: () => Promise<T>): Promise<T> {
+  /** `whole`: kept apart from the bounded memo of request keys (see `kept`). */
+  async get<T>(key: string, read: () => Promise<T>, whole = false): Promise<T> {
     const started = this.now();
     while (this.verifiedAt <= started - staleReadBoundMs) await this.poll().catch((err: unknown) => Promise.reject(this.readFailure(err)));
-    const hit = this.memo.get(key) as Promise<T> | undefined;
+    const table = whole ? this.kept : this.memo;
+    const hit = table.get(key) as Promise<T> | undefined;
     if (hit) return hit;
     // A database out of reach is answered 503, not 500: the request may be tried again.
     const reading = read().catch((err: unknown) => Promise.reject(this.readFailure(err)));
-    this.memo.set(key, reading);
+    table.set(key, reading);
     // A failure is not remembered: the next read asks again.
-    reading.catch(() => this.memo.peek(key) === reading && this.memo.delete(key));
+    reading.catch(() => table.peek(key) === reading && table.delete(key));
     return reading;
   }
 
   clear(): void {
     this.memo.clear();
+    this.kept.clear();
   }
 
   close(): void {
@@ -78,7 +84,7 @@ export class PolledReadCache {
       const started = this.now();
       try {
         const newest = await this.newest();
-        if (newest !== this.seen) this.memo.clear();
+        if (newest !== this.seen) this.clear();
         this.seen = newest;
         this.verifiedAt = Math.max(this.verifiedAt, started);
       } finally {

@@ -32,7 +32,7 @@ describe('permissions', () => {
 });
 
 describe('access control', () => {
-  it('user entries win over everyone\'s, the longest pattern wins, write before read on ties; else the default', async () => {
+  for (const accessCache of [false, true]) it(`user entries win over everyone's, the longest pattern wins, write before read on ties; else the default${accessCache ? ' (auth-access-cache)' : ''}`, async () => {
     const s = store();
     await s.addUser('phil', hash('pw'), 'user');
     await s.allowAccess('phil', 'alerts*', parsePermission('ro') as Permission);
@@ -40,7 +40,7 @@ describe('access control', () => {
     await s.allowAccess('*', 'alerts-db', deny);
     await s.allowAccess('*', 'public*', parsePermission('ro') as Permission);
     await s.allowAccess('*', 'up_*', parsePermission('wo') as Permission);
-    const ac = new AccessControl(s, deny, limits);
+    const ac = new AccessControl(s, deny, limits, accessCache);
     const phil = await s.user('phil');
     assert.equal(await code(ac.authorize(phil, ['alerts-db'], 'write')), undefined);
     assert.equal(await code(ac.authorize(phil, ['alerts-web'], 'read')), undefined);
@@ -56,7 +56,7 @@ describe('access control', () => {
     assert.equal(await code(ac.authorize(phil, ['alerts-db', 'elsewhere'], 'read')), 40301, 'every topic must pass');
     await s.addUser('root', hash('pw'), 'admin');
     assert.equal(await code(ac.authorize(await s.user('root'), ['elsewhere', 'alerts-db'], 'write')), undefined, 'admins may do everything');
-    const open = new AccessControl(s, parsePermission('read-write') as Permission, limits);
+    const open = new AccessControl(s, parsePermission('read-write') as Permission, limits, accessCache);
     assert.equal(await code(open.authorize(undefined, ['elsewhere'], 'write')), undefined);
   });
 
@@ -100,11 +100,11 @@ describe('access control', () => {
 });
 
 describe('access control — two nodes on one auth file', () => {
-  it('what one node revokes (password, token, grant, admin role, the user) the other stops honouring within the store\'s bound', async () => {
+  for (const accessCache of [false, true]) it(`what one node revokes (password, token, grant, admin role, the user) the other stops honouring within the store's bound${accessCache ? ' (auth-access-cache)' : ''}`, async () => {
     const file = join(tempDir(), 'auth.db');
     const [storeA, storeB] = [new SqliteAuthStore(file), new SqliteAuthStore(file)];
     after(() => Promise.all([storeA.close(), storeB.close()]));
-    const [a, b] = [new AccessControl(storeA, deny, limits), new AccessControl(storeB, deny, limits)];
+    const [a, b] = [new AccessControl(storeA, deny, limits, accessCache), new AccessControl(storeB, deny, limits, accessCache)];
     const token = 'tk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
     await b.store.addUser('ann', hash('first'), 'admin');
     await b.store.addToken('ann', { token, label: '', expires: 0, lastAccess: 0, lastOrigin: '' });

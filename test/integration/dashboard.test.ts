@@ -167,6 +167,23 @@ describe('dashboard feed — without access control', () => {
   });
 });
 
+describe('dashboard feed — the limits of ntfy 2.23 and 2.28', () => {
+  it('dashboard — limits hit shows new-topic (42911) and title-size (40057) refusals by code', async () => {
+    const s = await startTestServer({ 'enable-dashboard': true, 'visitor-topic-creation-limit-burst': 1, 'visitor-topic-creation-limit-replenish': '1h' });
+    after(() => s.server.close());
+    const watcher = new Watcher(s.url);
+    after(() => watcher.close());
+    await watcher.until((frames) => frames.length > 0);
+    const statuses = [(await publish(`${s.url}/first`, 'm')).status, (await publish(`${s.url}/second`, 'm')).status, (await publish(`${s.url}/first`, 'm', { Title: 'x'.repeat(1025) })).status];
+    assert.deepEqual(statuses, [200, 429, 400]);
+    const last = await watcher.until((frames) => frames.at(-1)?.limits_hit.length === 2);
+    assert.deepEqual(last.limits_hit, [
+      { code: 40057, error: 'invalid request: title too large', count: 1 },
+      { code: 42911, error: 'limit reached: too many new topics, please slow down', count: 1 },
+    ]);
+  });
+});
+
 describe('dashboard feed — two nodes on one MongoDB', { skip: ferretDbSkip(), timeout: 60_000 }, () => {
   it('dashboard — a node counts every node\'s messages, its own deliveries, and the shared cache and scheduled messages', async () => {
     // given: nodes a and b on one database; an admin watches b, where one subscriber listens

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { publish, type Json } from '../support/clients.js';
+import { Scrape } from '../support/prometheus.js';
 import { spawnServer, type ChildServer } from '../support/server.js';
 
 /**
@@ -57,5 +59,37 @@ describe('templates — shared structure against a real server', () => {
         assert.ok(r.healthMs < 500, `health ${r.healthMs} ms`);
       });
     }
+  }
+});
+
+/** CPU time (user + system) the process `pid` has used, in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+describe('templates — the execution time limit (ntfy 2.26, GHSA-rhwf-xgc9-m9fp)', () => {
+  const loops = {
+    'a range of a billion': '{{ range $i := 1000000000 }}{{ end }}',
+    'three nested ranges of 10,000': '{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}x{{ end }}{{ end }}{{ end }}',
+    'a loop growing a string one character a turn': '{{ $s := "" }}{{ range until 10000 }}{{ range until 10000 }}{{ $s = cat $s "x" }}{{ end }}{{ end }}{{ len $s }}',
+  };
+  for (const [name, template] of Object.entries(loops)) {
+    it(`${name} is stopped at ntfy's 100 ms: 400/40055, the server's CPU bounded, counted as a limit hit`, async () => {
+      const node = await spawnServer(['--enable-metrics', 'true']);
+      const pid = node.child.pid as number;
+      const before = cpuMs(pid);
+      const started = performance.now();
+      const { status, json } = await publish(`${node.url}/loop`, '{}', { Template: 'yes', Message: template });
+      const ms = performance.now() - started;
+      const used = cpuMs(pid) - before;
+      assert.deepEqual([status, json.code, json.error], [400, 40055, 'invalid request: template execution timed out']);
+      assert.ok(ms < 500 && used <= 300, `answered in ${Math.round(ms)} ms using ${used} ms of CPU`);
+      const scrape = await Scrape.of(`${node.url}/metrics`);
+      assert.equal(scrape.value('ntfy_http_requests_total', { http_code: '400', ntfy_code: '40055', http_method: 'POST' }), 1);
+      assert.equal(scrape.value('tocsin_limit_hits_total', { code: '40055' }), 1);
+      assert.equal((await fetch(`${node.url}/v1/health`)).status, 200);
+      node.child.kill();
+    });
   }
 });

@@ -1,6 +1,6 @@
 import { everyone, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
-import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../auth-store.js';
 import { Emails } from './auth/emails.js';
 import { AuthFile } from './auth/file.js';
 import { Grants } from './auth/grants.js';
@@ -59,6 +59,10 @@ export class SqliteAuthStore implements AuthStore {
 
   async permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.grantTable.permission(username, topic);
+  }
+
+  async accessEntries(): Promise<readonly AccessEntry[]> {
+    return this.grantTable.all();
   }
 
   async users(): Promise<User[]> {

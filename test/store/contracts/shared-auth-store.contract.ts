@@ -40,6 +40,19 @@ const changes: Record<string, Change> = {
     before: rw,
     after: undefined,
   },
+  'a grant removal, in the table of every entry (auth-access-cache)': {
+    given: (s) => s.allowAccess('phil', 'news*', rw),
+    read: async (s) => (await s.accessEntries()).map((e) => `${e.user} ${e.topic} ${e.permission.read} ${e.permission.write}`),
+    change: (s) => s.resetAccess('phil', 'news*'),
+    before: ['phil news* true true'],
+    after: [],
+  },
+  'a new grant, in the table of every entry': {
+    read: async (s) => (await s.accessEntries()).map((e) => `${e.user} ${e.topic}`),
+    change: (s) => s.allowAccess('*', 'alerts', rw),
+    before: [],
+    after: ['* alerts'],
+  },
   'a tier assignment': {
     given: (s) => s.putTier(pro, false),
     read: async (s) => (await s.user('phil'))?.tier?.code,

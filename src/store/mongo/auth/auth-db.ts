@@ -35,8 +35,9 @@ export class AuthDb {
     return opened;
   }
 
-  remembered<T>(key: string, read: () => Promise<T>): Promise<T> {
-    return this.cache.get(key, read);
+  /** `whole`: a read of a whole table, kept apart from the request keys (PolledReadCache). */
+  remembered<T>(key: string, read: () => Promise<T>, whole = false): Promise<T> {
+    return this.cache.get(key, read, whole);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import { everyone, type Grant, type Permission } from '../../../model/access.js';
-import type { Provisioning } from '../../auth-store.js';
+import type { AccessEntry, Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
 import { everyoneHolder, type AccessDoc, type Holder } from './collections.js';
 import { compareText, firstOf } from './order.js';
@@ -40,6 +40,14 @@ export class Grants {
   async matching(topic: string, scope: Filter<AccessDoc>): Promise<AccessDoc[]> {
     const found = await Promise.all(candidateFilters(topic).map((filter) => this.access.find({ ...scope, ...filter }).toArray()));
     return found.flat().filter((e) => matches(e, topic));
+  }
+
+  /** Every entry that counts (alive), remembered whole until a change. */
+  all(): Promise<readonly AccessEntry[]> {
+    return this.db.remembered('all-access', async () => {
+      const entries = await this.alive(await this.access.find({}).toArray());
+      return entries.map((e) => ({ user: e.user, topic: e.topic, permission: { read: e.read, write: e.write } }));
+    }, true);
   }
 
   async of(username: string): Promise<Grant[]> {

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
 import { everyoneHolder } from './collections.js';
 import { Emails } from './emails.js';
@@ -66,6 +66,10 @@ export class MongoAuthStore implements AuthStore {
 
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.grantTable.permission(username, topic);
+  }
+
+  accessEntries(): Promise<readonly AccessEntry[]> {
+    return this.grantTable.all();
   }
 
   users(): Promise<User[]> {

@@ -78,8 +78,9 @@ export class AuthDb {
     this.cache = new PolledReadCache(async () => (await pool.query<{ n: number }>('SELECT n FROM auth_version WHERE id = 1')).rows[0]?.n ?? 0, readFailure);
   }
 
-  remembered<T>(key: string, read: () => Promise<T>): Promise<T> {
-    return this.cache.get(key, read);
+  /** `whole`: a read of a whole table, kept apart from the request keys (PolledReadCache). */
+  remembered<T>(key: string, read: () => Promise<T>, whole = false): Promise<T> {
+    return this.cache.get(key, read, whole);
   }
 
   /** Rows of a read (not remembered). */

@@ -1,5 +1,5 @@
 import type { Grant, Permission } from '../../../model/access.js';
-import type { Provisioning } from '../../auth-store.js';
+import type { AccessEntry, Provisioning } from '../../auth-store.js';
 import type { AuthDb, Queryable } from './auth-db.js';
 
 /**
@@ -22,6 +22,14 @@ export class Grants {
       );
       return row && { read: row.read, write: row.write };
     });
+  }
+
+  /** Every entry, remembered whole until a change. */
+  all(): Promise<readonly AccessEntry[]> {
+    return this.db.remembered('all-access', async () => {
+      const rows = await this.db.rows<Permission & { user_name: string; topic: string }>('SELECT user_name, topic, read, write FROM access');
+      return rows.map((r) => ({ user: r.user_name, topic: r.topic, permission: { read: r.read, write: r.write } }));
+    }, true);
   }
 
   async of(username: string): Promise<Grant[]> {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
 import { AuthDb } from './auth-db.js';
 import { Emails } from './emails.js';
@@ -58,6 +58,10 @@ export class PostgresAuthStore implements AuthStore {
 
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.grantTable.permission(username, topic);
+  }
+
+  accessEntries(): Promise<readonly AccessEntry[]> {
+    return this.grantTable.all();
   }
 
   users(): Promise<User[]> {

@@ -36,8 +36,9 @@ export class AuthFile {
     return this.statements.get(text);
   }
 
-  remembered<T>(key: string, read: () => T): T {
-    return this.cache.get(key, read);
+  /** `whole`: a read of a whole table, kept apart from the request keys (ReadCache). */
+  remembered<T>(key: string, read: () => T, whole = false): T {
+    return this.cache.get(key, read, whole);
   }
 
   write(text: string, ...params: unknown[]): Database.RunResult {

@@ -1,5 +1,5 @@
 import type { Grant, Permission } from '../../../model/access.js';
-import type { Provisioning } from '../../auth-store.js';
+import type { AccessEntry, Provisioning } from '../../auth-store.js';
 import type { AuthFile } from './file.js';
 
 /**
@@ -22,6 +22,16 @@ export class Grants {
       ).get(username, topic) as { read: number; write: number } | undefined;
       return row && { read: row.read === 1, write: row.write === 1 };
     });
+  }
+
+  /** Every entry, remembered whole until a change. */
+  all(): readonly AccessEntry[] {
+    return this.file.remembered('all-access', () =>
+      (this.file.sql('SELECT user, topic, read, write FROM access').all() as { user: string; topic: string; read: number; write: number }[]).map((r) => ({
+        user: r.user,
+        topic: r.topic,
+        permission: { read: r.read === 1, write: r.write === 1 },
+      })), true);
   }
 
   of(username: string): Grant[] {

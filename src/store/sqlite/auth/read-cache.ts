@@ -8,6 +8,13 @@ import { LruMap } from '../../../model/lru-map.js';
 const limit = 10_000;
 
 /**
+ * Reads kept whole, apart from the bounded memo (`whole`): keys the code names (the table
+ * of every access entry), never a request's, so a flood of made-up keys cannot push them
+ * out and make each request read a whole table again.
+ */
+const wholeLimit = 16;
+
+/**
  * The reads of every request (who a name or token is, what a user may do with a topic),
  * remembered until the file changes: `dataVersion` (SQLite's `PRAGMA data_version`) moves
  * when another connection (the CLI, another server) commits, and this connection's own
@@ -16,6 +23,7 @@ const limit = 10_000;
  */
 export class ReadCache {
   private readonly memo = new LruMap<string, unknown>(limit);
+  private readonly kept = new LruMap<string, unknown>(wholeLimit);
   private version = -1;
   private checkedAt = 0;
 
@@ -26,7 +34,7 @@ export class ReadCache {
     return this.memo.size;
   }
 
-  get<T>(key: string, read: () => T): T {
+  get<T>(key: string, read: () => T, whole = false): T {
     // At most one pragma per millisecond: a request reads two or three keys, and a pragma
     // for each (~0.75 µs here, as much as a query) would take back most of what remembering
     // saves. A read in a later millisecond than the last check asks again, so another
@@ -35,17 +43,19 @@ export class ReadCache {
     if (now !== this.checkedAt) {
       this.checkedAt = now;
       const version = this.dataVersion();
-      if (version !== this.version) this.memo.clear();
+      if (version !== this.version) this.clear();
       this.version = version;
     }
-    const hit = this.memo.get(key);
-    if (hit !== undefined || this.memo.has(key)) return hit as T; // undefined is remembered too: no such user
+    const table = whole ? this.kept : this.memo;
+    const hit = table.get(key);
+    if (hit !== undefined || table.has(key)) return hit as T; // undefined is remembered too: no such user
     const value = read();
-    this.memo.set(key, value);
+    table.set(key, value);
     return value;
   }
 
   clear(): void {
     this.memo.clear();
+    this.kept.clear();
   }
 }

@@ -1,0 +1,85 @@
+import { everyone, type Permission } from '../model/access.js';
+import type { AccessEntry, AuthStore } from '../store/auth-store.js';
+
+/** One entry as the table matches it: its pattern's length decides between matches, then write over read. */
+interface Rule {
+  length: number;
+  permission: Permission;
+  /** A pattern with `*`; undefined for an exact topic (looked up by name). */
+  pattern?: RegExp;
+}
+
+/** One user's entries (or everyone's): exact topics by their lowercased name, patterns most specific first. */
+interface UserRules {
+  exact: Map<string, Rule>;
+  patterns: Rule[];
+}
+
+/** Orders rules as the store does: the longer pattern first, then write before read. */
+const moreSpecific = (a: Rule, b: Rule): number => b.length - a.length || Number(b.permission.write) - Number(a.permission.write);
+
+/**
+ * ntfy 2.24's auth-access-cache: topic access decided from one in-memory table of every
+ * access entry instead of a store read per (user, topic). The store's own read cache
+ * remembers answers per key, so every new topic name a request makes up is a database
+ * read (on PostgreSQL or MongoDB a round trip); here it is a map lookup and a scan of the
+ * user's and everyone's patterns.
+ *
+ * The table is the store's `accessEntries()`, which the store remembers until any change
+ * — made here, by the CLI or on another node — and reads again after it, within its
+ * `staleReadBoundMs` (1 ms for the auth-file, 1 s on PostgreSQL and MongoDB): so a revoked
+ * entry stops counting within the same bound as without the table. The table is rebuilt
+ * when the store hands over a different array, once per change.
+ *
+ * It decides as the store's `permission` does: the user's own entries before everyone's,
+ * then the longest pattern, then write before read; `*` matches any run of characters,
+ * letters case-insensitively (as ntfy's SQL LIKE). The property test holds it to the
+ * SQLite store's answers.
+ */
+export class AccessTable {
+  private built: { from: readonly AccessEntry[]; rules: Map<string, UserRules> } | undefined;
+
+  constructor(private readonly store: Pick<AuthStore, 'accessEntries'>) {}
+
+  /** The permission of the entry that decides `topic` for `username`; undefined when none does. */
+  async permission(username: string, topic: string): Promise<Permission | undefined> {
+    const entries = await this.store.accessEntries();
+    if (this.built?.from !== entries) this.built = { from: entries, rules: rulesOf(entries) };
+    const lower = topic.toLowerCase();
+    const rules = this.built.rules;
+    return decide(rules.get(username), lower) ?? (username === everyone ? undefined : decide(rules.get(everyone), lower));
+  }
+}
+
+function rulesOf(entries: readonly AccessEntry[]): Map<string, UserRules> {
+  const rules = new Map<string, UserRules>();
+  for (const { user, topic, permission } of entries) {
+    let own = rules.get(user);
+    if (!own) rules.set(user, (own = { exact: new Map(), patterns: [] }));
+    const lower = topic.toLowerCase();
+    const rule: Rule = { length: topic.length, permission };
+    if (lower.includes('*')) own.patterns.push({ ...rule, pattern: patternOf(lower) });
+    else {
+      const other = own.exact.get(lower); // `Alerts` and `alerts` both match: write wins, as in the store
+      if (!other || moreSpecific(rule, other) < 0) own.exact.set(lower, rule);
+    }
+  }
+  for (const own of rules.values()) own.patterns.sort(moreSpecific);
+  return rules;
+}
+
+/** The most specific of the exact entry and the patterns that match `lower`. */
+function decide(rules: UserRules | undefined, lower: string): Permission | undefined {
+  if (!rules) return undefined;
+  const exact = rules.exact.get(lower);
+  for (const rule of rules.patterns) {
+    if (exact && moreSpecific(rule, exact) >= 0) break; // the patterns left rank below the exact entry
+    if (rule.pattern?.test(lower)) return rule.permission;
+  }
+  return exact?.permission;
+}
+
+function patternOf(lowerPattern: string): RegExp {
+  const parts = lowerPattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`, 's');
+}
