@@ -4,9 +4,9 @@ import type { ServerContext } from '../transports/context.js';
 /**
  * The housekeeping of the stores every node shares, run as one Agenda job so that one node
  * at a time does it (see Scheduler): expired messages, expired tokens and magic links, and
- * expired attachments with their entry in the cached messages, the attachment storage's
- * sweep (an S3 bucket's orphans, at the store's own cadence), and web push subscriptions not
- * renewed in time (warned, then removed). Errors are logged; the next run tries again.
+ * expired attachments with their entry in the cached messages, web push subscriptions not
+ * renewed in time (warned, then removed), and the attachment storage's sweep (an S3
+ * bucket's orphans, at the store's own cadence). Errors are logged; the next run tries again.
  */
 export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache' | 'access' | 'attachments' | 'webPush'>): Promise<void> {
   try {
@@ -15,10 +15,11 @@ export async function sharedHousekeeping(ctx: Pick<ServerContext, 'log' | 'cache
     await ctx.access?.store.removeExpiredMagicLinks(nowSeconds());
     const expiredFiles = (await ctx.attachments?.expire(nowSeconds())) ?? [];
     if (expiredFiles.length > 0) await ctx.cache.dropAttachments(expiredFiles);
-    const swept = await ctx.attachments?.sweep?.(Date.now());
-    if (swept) ctx.log.info({ swept }, 'attachment storage swept');
     const webPush = await ctx.webPush?.housekeep(nowSeconds());
     ctx.log.debug({ pruned, expiredFiles: expiredFiles.length, webPush }, 'shared housekeeping');
+    // Last: a bucket that cannot be listed (down, or keys without the right) holds up nothing else.
+    const swept = await ctx.attachments?.sweep?.(Date.now());
+    if (swept) ctx.log.info({ swept }, 'attachment storage swept');
   } catch (err) {
     ctx.log.error({ err }, 'shared housekeeping failed');
   }

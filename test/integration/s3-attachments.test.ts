@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { postChunked, publish, type Json } from '../support/clients.js';
+import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import { seaweedFsSkip, startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { serveUntilExit, spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
@@ -156,27 +157,45 @@ describe('startup — attachment-cache-dir as s3://', { skip }, () => {
   });
 });
 
-describe('two nodes on one PostgreSQL database share the bucket', { skip: skip || postgresSkip(), timeout: 120_000 }, () => {
-  it('a file uploaded on one node downloads on the other, counts in its limits, and expires once for both', async () => {
-    // given: two nodes on one database and one bucket
-    const [database, bucket] = [await freshDatabase('s3'), await weed.bucket('cluster')];
-    const args = ['--database-url', database, '--base-url', 'http://tocsin.test', '--attachment-cache-dir', weed.url(bucket, 'shared'), '--visitor-attachment-total-size-limit', '15'];
-    const nodes = [await spawnServer(args), await spawnServer(args)];
-    after(() => nodes.forEach((n) => n.child.kill()));
-    const [n1, n2] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
+let ferret: Promise<FerretDb> | undefined;
+after(async () => (await ferret)?.stop());
 
-    // when: uploaded on node 1
-    const sent = await publish(`${n1.url}/files`, '0123456789', { Filename: 'digits.txt' }, 'PUT');
-    assert.equal(sent.status, 200);
+/** The database-url of a fresh database on each cluster backend, and why it cannot run here. */
+const backends: [string, (label: string) => Promise<string>, string | false][] = [
+  ['PostgreSQL', freshDatabase, postgresSkip()],
+  [
+    'MongoDB (FerretDB)',
+    async (label) => {
+      const server = await (ferret ??= startFerretDb());
+      return server.url.replace('/?', `/${server.databaseName(label)}?`);
+    },
+    ferretDbSkip(),
+  ],
+];
 
-    // then: node 2 streams it whole and by range, and counts it against the visitor
-    const path = pathOf(sent.json.attachment);
-    const whole = await fetch(`${n2.url}${path}`);
-    assert.deepEqual([whole.status, whole.headers.get('content-length'), await whole.text()], [200, '10', '0123456789']);
-    const part = await fetch(`${n2.url}${path}`, { headers: { Range: 'bytes=2-5' } });
-    assert.deepEqual([part.status, await part.text()], [206, '2345']);
-    const over = await publish(`${n2.url}/files`, 'abcdefgh', { Filename: 'more.txt' }, 'PUT');
-    assert.deepEqual([over.status, over.json.code], [413, 41301], 'the 10 bytes stored through node 1 count on node 2');
-    assert.deepEqual(await keys(bucket), [`shared/${sent.json.id as string}`]);
+for (const [name, fresh, backendSkip] of backends) {
+  describe(`two nodes on one ${name} database share the bucket`, { skip: skip || backendSkip, timeout: 120_000 }, () => {
+    it('a file uploaded on one node downloads on the other and counts in its limits', async () => {
+      // given: two nodes on one database and one bucket
+      const [database, bucket] = [await fresh('s3'), await weed.bucket('cluster')];
+      const args = ['--database-url', database, '--base-url', 'http://tocsin.test', '--attachment-cache-dir', weed.url(bucket, 'shared'), '--visitor-attachment-total-size-limit', '15'];
+      const nodes = [await spawnServer(args), await spawnServer(args)];
+      after(() => nodes.forEach((n) => n.child.kill()));
+      const [n1, n2] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
+
+      // when: uploaded on node 1
+      const sent = await publish(`${n1.url}/files`, '0123456789', { Filename: 'digits.txt' }, 'PUT');
+      assert.equal(sent.status, 200);
+
+      // then: node 2 streams it whole and by range, and counts it against the visitor
+      const path = pathOf(sent.json.attachment);
+      const whole = await fetch(`${n2.url}${path}`);
+      assert.deepEqual([whole.status, whole.headers.get('content-length'), await whole.text()], [200, '10', '0123456789']);
+      const part = await fetch(`${n2.url}${path}`, { headers: { Range: 'bytes=2-5' } });
+      assert.deepEqual([part.status, await part.text()], [206, '2345']);
+      const over = await publish(`${n2.url}/files`, 'abcdefgh', { Filename: 'more.txt' }, 'PUT');
+      assert.deepEqual([over.status, over.json.code], [413, 41301], 'the 10 bytes stored through node 1 count on node 2');
+      assert.deepEqual(await keys(bucket), [`shared/${sent.json.id as string}`]);
+    });
   });
-});
+}

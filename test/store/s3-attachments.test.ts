@@ -130,10 +130,10 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
   it('s3 sweep — orphans and a crash\'s multipart uploads go; indexed files, young orphans and other keys stay', async () => {
     // given: an indexed file, an object the index does not know, a key that is no attachment id, and a multipart upload left open
     const { store, bucket } = await fresh('p', eager);
-    const upload = await store.create('known1', 'o', () => true);
+    const upload = await store.create('knownfile001', 'o', () => true);
     upload.write(Buffer.from('12345'));
     await upload.commit(meta);
-    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p/orphan1', Body: 'lost' }));
+    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p/orphanfile01', Body: 'lost' }));
     await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p/not-an.id', Body: 'keep' }));
     await weed.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'p/crashed1' }));
 
@@ -142,14 +142,14 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
 
     // then: the orphan and the upload are gone, the report sums the indexed file
     assert.deepEqual(report, { objects: 1, bytes: 5, orphans: 1, abortedUploads: 1 });
-    assert.deepEqual(await keys(bucket), ['p/known1', 'p/not-an.id']);
+    assert.deepEqual(await keys(bucket), ['p/knownfile001', 'p/not-an.id']);
     assert.equal((await weed.client.send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0, 0);
   });
 
   it('s3 sweep — runs at most once per interval, and an orphan younger than the grace stays', async () => {
     // given: a store sweeping every 15 minutes with ntfy's 1 h grace, and a fresh orphan
     const { store, bucket } = await fresh('p', { everyMs: 15 * 60_000, orphanAgeMs: 60 * 60_000 });
-    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p/young1', Body: 'new' }));
+    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p/youngfile001', Body: 'new' }));
     const now = Date.now();
 
     // when: swept now, a minute later, and past the interval
@@ -159,14 +159,14 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
 
     // then: the second call did not list; the young orphan survives both sweeps
     assert.deepEqual([first?.orphans, again, later?.orphans], [0, undefined, 0]);
-    assert.deepEqual(await keys(bucket), ['p/young1']);
+    assert.deepEqual(await keys(bucket), ['p/youngfile001']);
   });
 
   it('shared housekeeping — sweeps the bucket through the store and logs what it found', async () => {
     // given: an indexed file and an orphan, on a store that sweeps at every call
     const { store, bucket } = await fresh('hk', eager);
-    await (await store.create('known2', 'o', () => true)).commit({ ...meta, expires: Math.floor(Date.now() / 1000) + 3600 });
-    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'hk/orphan2', Body: 'lost' }));
+    await (await store.create('knownfile002', 'o', () => true)).commit({ ...meta, expires: Math.floor(Date.now() / 1000) + 3600 });
+    await weed.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'hk/orphanfile02', Body: 'lost' }));
     const log = new LogCapture();
     const { cache, close } = openSqliteStore('');
     after(close);
@@ -175,7 +175,7 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
     await sharedHousekeeping({ log: log.logger, cache, access: undefined, attachments: store, webPush: undefined });
 
     // then: the orphan is gone and the sweep logged
-    assert.deepEqual(await keys(bucket), ['hk/known2']);
+    assert.deepEqual(await keys(bucket), ['hk/knownfile002']);
     assert.deepEqual(log.find((r) => r.msg === 'attachment storage swept').map((r) => r.swept), [{ objects: 1, bytes: 0, orphans: 1, abortedUploads: 0 }]);
   });
 

@@ -8,9 +8,12 @@ import { supervise, type Supervised } from './postgres.js';
 
 /**
  * A real S3-compatible server for the tests of the S3 attachment store: SeaweedFS's
- * `weed server -filer -s3` (built once by tools/seaweedfs.sh into a cache directory) in a
- * temp directory, listening on 127.0.0.1 only, with one identity whose keys the tests use
- * (so a wrong key is refused, as by AWS). Stopped with SIGKILL: its volume server waits
+ * `weed mini` (master, volume, filer and S3 in one process; built once by
+ * tools/seaweedfs.sh into a cache directory) in a temp directory, listening on 127.0.0.1
+ * only, with one identity whose keys the tests use (so a wrong key is refused, as by AWS).
+ * `mini`, not `server -filer -s3`: `server` holds the first volume allocation for about
+ * 9 s after a fresh start (a safety wait for other volume servers), `mini` lifts it on
+ * its own volume server's first report. Stopped with SIGKILL: its volume server waits
  * 10 s on SIGTERM, and the data is thrown away anyway. Each call starts its own server.
  */
 export interface SeaweedFs {
@@ -55,7 +58,7 @@ export function seaweedFsSkip(): string | false {
   return located.skip;
 }
 
-/** The ports `weed server` needs (it has no port 0): free ones the OS hands out, released just before weed binds them. */
+/** The ports `weed mini` needs (it has no port 0): free ones the OS hands out, released just before weed binds them. */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
@@ -84,26 +87,28 @@ async function launch(weed: string): Promise<SeaweedFs> {
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-seaweedfs-'));
   const identities = { identities: [{ name: 'tocsin', credentials: [{ accessKey, secretKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }] };
   writeFileSync(join(dir, 's3.json'), JSON.stringify(identities));
-  const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc] = await freePorts(8);
+  const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc, admin, adminGrpc] = await freePorts(10);
   const flags = [
     `-dir=${dir}`, '-ip=127.0.0.1', '-ip.bind=127.0.0.1',
     `-master.port=${master}`, `-master.port.grpc=${masterGrpc}`, '-master.volumeSizeLimitMB=64',
-    `-volume.port=${volume}`, `-volume.port.grpc=${volumeGrpc}`, '-volume.max=0',
-    '-filer', `-filer.port=${filer}`, `-filer.port.grpc=${filerGrpc}`, `-filer.localSocket=${join(dir, 'filer.sock')}`,
-    '-s3', `-s3.port=${s3}`, `-s3.port.grpc=${s3Grpc}`, `-s3.localSocket=${join(dir, 's3.sock')}`, `-s3.config=${join(dir, 's3.json')}`,
-    '-s3.port.iceberg=0', '-s3.port.lance=0', // their fixed default ports would clash between test files
+    `-volume.port=${volume}`, `-volume.port.grpc=${volumeGrpc}`,
+    `-filer.port=${filer}`, `-filer.port.grpc=${filerGrpc}`, `-filer.localSocket=${join(dir, 'filer.sock')}`,
+    `-s3.port=${s3}`, `-s3.port.grpc=${s3Grpc}`, `-s3.localSocket=${join(dir, 's3.sock')}`, `-s3.config=${join(dir, 's3.json')}`,
+    `-admin.port=${admin}`, `-admin.port.grpc=${adminGrpc}`, '-admin.ui=false', '-webdav=false',
+    // Their fixed default ports would clash between test files.
+    '-admin.port.legacy=0', '-s3.port.iceberg=0', '-s3.port.lance=0',
   ];
   // In the temp directory: the filer keeps its database in the working directory.
-  const server: Supervised = supervise('KILL', dir, undefined, '/bin/sh', ['-c', 'cd "$0" && exec "$@"', dir, weed, 'server', ...flags]);
+  const server: Supervised = supervise('KILL', dir, undefined, '/bin/sh', ['-c', 'cd "$0" && exec "$@"', dir, weed, 'mini', ...flags]);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'; // as the store does (s3-bucket.ts)
   const client = new S3Client({ endpoint: `http://127.0.0.1:${s3}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: accessKey, secretAccessKey: secretKey } });
   const stop = async (): Promise<void> => {
     client.destroy();
     await server.stop();
-    removeSockets([masterGrpc, volumeGrpc, filerGrpc, s3Grpc] as number[]);
+    removeSockets([masterGrpc, volumeGrpc, filerGrpc, s3Grpc, adminGrpc] as number[]);
   };
   try {
-    await server.logged(/Start Seaweed S3 API Server .* at http port \d+/);
+    await server.logged(/All enabled components are running and ready to use/);
   } catch (err) {
     await stop();
     throw err;

@@ -61,7 +61,15 @@ export class S3Attachments implements AttachmentStore {
   /** Streamed to the bucket, then indexed, which makes it visible. */
   private readonly keep: KeepPart = async (part, file, stored) => {
     const key = this.bucket.keyOf(file.id);
-    await this.bucket.put(key, createReadStream(part), file.size, file.type);
+    const body = createReadStream(part);
+    // The client may give up before it reads (the store down) and leave the stream to open
+    // after the part is removed: its failure then is not the upload's, which `put` reports.
+    body.on('error', () => undefined);
+    try {
+      await this.bucket.put(key, body, file.size, file.type);
+    } finally {
+      body.destroy();
+    }
     try {
       await this.index.add(file);
     } catch (err) {

@@ -6,6 +6,7 @@ import {
   HeadBucketCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -15,7 +16,7 @@ import type { S3Location } from './s3-url.js';
 
 /** S3's most keys per DeleteObjects request, and per listing page. */
 export const batchKeys = 1000;
-/** Parts of a multipart upload: S3's smallest (but the last); lib-storage sends smaller files in one PUT. */
+/** Parts of a multipart upload: S3's smallest (but the last); smaller files go in one PUT. */
 const partBytes = 5 * 1024 * 1024;
 
 /** Connections to the store at once, each a download streaming or another request. */
@@ -80,8 +81,15 @@ export class S3Bucket {
     await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket })));
   }
 
-  /** Streams `body` (`size` bytes) to `key`: one PUT up to 5 MB, a multipart upload of 5 MB parts above. */
+  /**
+   * Streams `body` (`size` bytes) to `key`: one PUT, streamed, up to 5 MB; above, a
+   * multipart upload of 5 MB parts, one part buffered at a time (lib-storage).
+   */
   async put(key: string, body: Readable, size: number, type: string): Promise<void> {
+    if (size <= partBytes) {
+      await this.call(() => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: body, ContentLength: size, ContentType: type })));
+      return;
+    }
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.location.bucket, Key: key, Body: body, ContentLength: size, ContentType: type },

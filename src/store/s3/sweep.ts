@@ -1,7 +1,9 @@
 import type { SweepReport } from '../attachment-store.js';
 import type { FileIndex } from '../file-index.js';
-import { idPattern } from '../files/leftovers.js';
 import type { S3Bucket } from './s3-bucket.js';
+
+/** What an attachment's object is named (its message id), as ntfy 2.20 checks it; no other key is touched. */
+const attachmentId = /^[-_A-Za-z0-9]{12}$/;
 
 /**
  * ntfy 2.20's sync loop over the bucket's prefix, a listing page (1,000 keys) at a time,
@@ -9,7 +11,7 @@ import type { S3Bucket } from './s3-bucket.js';
  * that the index does not know, last written before `before`, are orphans (an upload
  * that died between its object and its index entry, an expired file whose delete
  * failed) and are deleted; multipart uploads begun before `before` are aborted. Keys
- * that are no attachment id are left alone. The report sums the objects the index knows:
+ * that are no attachment id (`attachmentId`) are left alone. The report sums the objects the index knows:
  * what ntfy recomputes as its total, which Tocsin's index keeps exact all along.
  */
 export async function sweepBucket(bucket: S3Bucket, index: FileIndex, before: Date): Promise<SweepReport> {
@@ -17,7 +19,7 @@ export async function sweepBucket(bucket: S3Bucket, index: FileIndex, before: Da
   for await (const page of bucket.list()) {
     const named = page.flatMap((object) => {
       const id = bucket.idOf(object.key);
-      return id !== undefined && idPattern.test(id) ? [{ ...object, id }] : [];
+      return id !== undefined && attachmentId.test(id) ? [{ ...object, id }] : [];
     });
     const known = await index.known(named.map((o) => o.id));
     const orphans = named.filter((o) => !known.has(o.id) && o.modified < before);
