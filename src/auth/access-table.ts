@@ -1,4 +1,4 @@
-import { everyone, type Permission } from '../model/access.js';
+import { everyone, topicPatternRegExp, type Permission } from '../model/access.js';
 import type { AccessEntry, AuthStore } from '../store/auth-store.js';
 
 /** One entry as the table matches it: its pattern's length decides between matches, then write over read. */
@@ -9,7 +9,7 @@ interface Rule {
   pattern?: RegExp;
 }
 
-/** One user's entries (or everyone's): exact topics by their lowercased name, patterns most specific first. */
+/** One user's entries (or everyone's): exact topics by name, patterns most specific first. */
 interface UserRules {
   exact: Map<string, Rule>;
   patterns: Rule[];
@@ -33,8 +33,8 @@ const moreSpecific = (a: Rule, b: Rule): number => b.length - a.length || Number
  *
  * It decides as the store's `permission` does: the user's own entries before everyone's,
  * then the longest pattern, then write before read; `*` matches any run of characters,
- * letters case-insensitively (as ntfy's SQL LIKE). The property test holds it to the
- * SQLite store's answers.
+ * every other character itself, case-sensitively (ntfy 2.24). The property test holds it
+ * to the SQLite store's answers.
  */
 export class AccessTable {
   private built: { from: readonly AccessEntry[]; rules: Map<string, UserRules> } | undefined;
@@ -45,9 +45,8 @@ export class AccessTable {
   async permission(username: string, topic: string): Promise<Permission | undefined> {
     const entries = await this.store.accessEntries();
     if (this.built?.from !== entries) this.built = { from: entries, rules: rulesOf(entries) };
-    const lower = topic.toLowerCase();
     const rules = this.built.rules;
-    return decide(rules.get(username), lower) ?? (username === everyone ? undefined : decide(rules.get(everyone), lower));
+    return decide(rules.get(username), topic) ?? (username === everyone ? undefined : decide(rules.get(everyone), topic));
   }
 }
 
@@ -56,30 +55,21 @@ function rulesOf(entries: readonly AccessEntry[]): Map<string, UserRules> {
   for (const { user, topic, permission } of entries) {
     let own = rules.get(user);
     if (!own) rules.set(user, (own = { exact: new Map(), patterns: [] }));
-    const lower = topic.toLowerCase();
     const rule: Rule = { length: topic.length, permission };
-    if (lower.includes('*')) own.patterns.push({ ...rule, pattern: patternOf(lower) });
-    else {
-      const other = own.exact.get(lower); // `Alerts` and `alerts` both match: write wins, as in the store
-      if (!other || moreSpecific(rule, other) < 0) own.exact.set(lower, rule);
-    }
+    if (topic.includes('*')) own.patterns.push({ ...rule, pattern: topicPatternRegExp(topic) });
+    else own.exact.set(topic, rule); // one entry per user and topic: the store's key
   }
   for (const own of rules.values()) own.patterns.sort(moreSpecific);
   return rules;
 }
 
-/** The most specific of the exact entry and the patterns that match `lower`. */
-function decide(rules: UserRules | undefined, lower: string): Permission | undefined {
+/** The most specific of the exact entry and the patterns that match `topic`. */
+function decide(rules: UserRules | undefined, topic: string): Permission | undefined {
   if (!rules) return undefined;
-  const exact = rules.exact.get(lower);
+  const exact = rules.exact.get(topic);
   for (const rule of rules.patterns) {
     if (exact && moreSpecific(rule, exact) >= 0) break; // the patterns left rank below the exact entry
-    if (rule.pattern?.test(lower)) return rule.permission;
+    if (rule.pattern?.test(topic)) return rule.permission;
   }
   return exact?.permission;
-}
-
-function patternOf(lowerPattern: string): RegExp {
-  const parts = lowerPattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('.*')}$`, 's');
 }

@@ -71,6 +71,15 @@ export const usernamePattern = /^[-_.+@a-zA-Z0-9]+$/;
 /** A topic or a topic pattern: topic characters and `*`. */
 export const topicPatternPattern = /^[-_A-Za-z0-9*]{1,64}$/;
 
+/**
+ * The topics an access entry's pattern covers: `*` any run of characters, every other
+ * character itself, case-sensitively (ntfy 2.24).
+ */
+export function topicPatternRegExp(pattern: string): RegExp {
+  const parts = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`, 's');
+}
+
 const nameAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**

@@ -45,7 +45,7 @@ describe('access control', () => {
     assert.equal(await code(ac.authorize(phil, ['alerts-db'], 'write')), undefined);
     assert.equal(await code(ac.authorize(phil, ['alerts-web'], 'read')), undefined);
     assert.equal(await code(ac.authorize(phil, ['alerts-web'], 'write')), 40301);
-    assert.equal(await code(ac.authorize(phil, ['ALERTS-web'], 'read')), undefined, 'patterns match case-insensitively, as ntfy');
+    assert.equal(await code(ac.authorize(phil, ['ALERTS-web'], 'read')), 40301, 'patterns match case-sensitively, as ntfy 2.24');
     assert.equal(await code(ac.authorize(undefined, ['alerts-db'], 'read')), 40301);
     assert.equal(await code(ac.authorize(undefined, ['public-news'], 'read')), undefined);
     assert.equal(await code(ac.authorize(undefined, ['public-news'], 'write')), 40301);

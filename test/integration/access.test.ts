@@ -17,7 +17,7 @@ before(async () => {
     'auth-file': join(tempDir(), 'auth.db'),
     'auth-default-access': 'deny-all',
     'auth-users': [`admin:${hash}:admin`, `phil:${hash}:user`, `writer:${hash}:user`],
-    'auth-access': ['phil:alerts*:rw', 'phil:alerts-audit:ro', 'writer:inbox:wo', '*:public:read-only'],
+    'auth-access': ['phil:alerts*:rw', 'phil:alerts-audit:ro', 'writer:inbox:wo', 'writer:Alerts:rw', '*:public:read-only'],
     'auth-tokens': [`phil:${token}:laptop`],
   });
 });
@@ -53,6 +53,13 @@ describe('access control — HTTP', () => {
     assert.deepEqual(await status('/alerts-audit', basic('phil')), [403, 40301], 'the more specific read-only entry wins');
     assert.deepEqual(await status('/elsewhere', basic('phil')), [403, 40301]);
     assert.deepEqual(await status('/elsewhere', basic('admin')), [200, undefined]);
+  });
+
+  it('entries match topics case-sensitively (ntfy 2.24): a grant on Alerts does not open alerts', async () => {
+    assert.deepEqual(await status('/Alerts', basic('writer')), [200, undefined]);
+    assert.deepEqual(await status('/alerts', basic('writer')), [403, 40301]);
+    assert.deepEqual(await status('/ALERTS', basic('writer')), [403, 40301]);
+    assert.deepEqual(await status('/Alerts-db', basic('phil')), [403, 40301], 'phil\'s alerts* does not cover Alerts-db');
   });
 
   it('a write-only user publishes but cannot read; a multi-topic subscription needs every topic', async () => {

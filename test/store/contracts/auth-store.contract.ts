@@ -86,6 +86,34 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       await assert.rejects(s.removeTier('pro'), NotFound);
     });
 
+    it('matches patterns case-sensitively, `*` the only wildcard (ntfy 2.24)', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      await s.allowAccess('phil', 'Alerts', rw);
+      await s.allowAccess('phil', 'News*', { read: true, write: false });
+      await s.allowAccess('*', 'a_c', rw);
+      await s.allowAccess('*', 'd%f', rw);
+      await s.allowAccess('*', 'g?[i]', rw);
+      await s.allowAccess('*', 'x\\_*', rw);
+      assert.deepEqual(await s.permission('phil', 'Alerts'), rw);
+      assert.equal(await s.permission('phil', 'alerts'), undefined, 'a grant on Alerts does not open alerts');
+      assert.equal(await s.permission('phil', 'ALERTS'), undefined);
+      assert.deepEqual(await s.permission('phil', 'News-today'), { read: true, write: false });
+      assert.equal(await s.permission('phil', 'news-today'), undefined);
+      assert.deepEqual(await s.permission('*', 'a_c'), rw);
+      assert.equal(await s.permission('*', 'abc'), undefined, '_ is itself');
+      assert.deepEqual(await s.permission('*', 'd%f'), rw);
+      assert.equal(await s.permission('*', 'def'), undefined, '% is itself');
+      assert.equal(await s.permission('*', 'd%%f'), undefined);
+      assert.deepEqual(await s.permission('*', 'g?[i]'), rw);
+      assert.equal(await s.permission('*', 'ghi'), undefined, '? and [ are themselves');
+      assert.deepEqual(await s.permission('*', 'x\\_1'), rw, 'a backslash is itself, not an escape');
+      assert.equal(await s.permission('*', 'x_1'), undefined);
+      assert.equal(await s.othersHaveAccess('ben', 'Alerts'), true);
+      assert.equal(await s.othersHaveAccess('ben', 'alerts'), false);
+      assert.equal(await s.othersHaveAccess('ben', 'news-today'), false);
+    });
+
     it('reserves topics: owner read-write, everyone as chosen; others\' entries block a reservation', async () => {
       const s = await store();
       await s.addUser('phil', '$hash', 'user');

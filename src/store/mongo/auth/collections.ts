@@ -47,8 +47,6 @@ export interface AccessDoc {
   uid: string | null;
   /** The pattern as written, `*` the wildcard. */
   topic: string;
-  /** The pattern lowercased, which an exact pattern is looked up by (grants.ts). */
-  lower: string;
   wild: boolean;
   read: boolean;
   write: boolean;
@@ -144,7 +142,7 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
     changes: collection(db, 'auth_changes'),
   };
   await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
-  await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }, { key: { lower: 1 } }]);
+  await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }]);
   await ensureIndexes(c.tokens, [{ key: { user: 1 } }]);
   await ensureIndexes(c.phones, [{ key: { user: 1 } }]);
   await ensureIndexes(c.emails, [{ key: { user: 1 } }]);

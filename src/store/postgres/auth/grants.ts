@@ -4,10 +4,12 @@ import type { AuthDb, Queryable } from './auth-db.js';
 
 /**
  * Whether topic `$n` matches an entry's `topic` pattern: patterns are stored as written
- * (`alerts*`) and matched case-insensitively (as SQLite's LIKE, so as ntfy) after `_` is
- * escaped and `*` becomes `%`.
+ * (`alerts*`) and matched case-sensitively, `*` the only wildcard (ntfy 2.24's fix of its
+ * case-insensitive LIKE): LIKE's own wildcards and escape character are escaped, then `*`
+ * becomes `%`.
  */
-export const topicMatches = (n: number): string => `$${n} ILIKE replace(replace(topic, '_', '\\_'), '*', '%') ESCAPE '\\'`;
+export const topicMatches = (n: number): string =>
+  `$${n} LIKE replace(replace(replace(replace(topic, '\\', '\\\\'), '_', '\\_'), '%', '\\%'), '*', '%') ESCAPE '\\'`;
 
 /** The access entries (table `access`): who may read or write which topic patterns. */
 export class Grants {

@@ -4,10 +4,11 @@ import type { AuthFile } from './file.js';
 
 /**
  * Whether the bound topic matches an entry's `topic` pattern. Patterns are stored as
- * written (`alerts*`) and matched with SQLite's case-insensitive LIKE after `_` is escaped
- * and `*` becomes `%`, as ntfy does.
+ * written (`alerts*`) and matched case-sensitively, `*` the only wildcard (ntfy 2.24's fix
+ * of its case-insensitive LIKE): GLOB's own `*`, with its other wildcards `?` and `[`
+ * bracketed so that they stand for themselves.
  */
-export const topicMatches = `? LIKE replace(replace(topic, '_', '\\_'), '*', '%') ESCAPE '\\'`;
+export const topicMatches = `? GLOB replace(replace(topic, '[', '[[]'), '?', '[?]')`;
 
 /** The access entries (table `access`): who may read or write which topic patterns. */
 export class Grants {
