@@ -86,13 +86,14 @@ export class AccessControl {
 
   /**
    * The user behind `credentials`; undefined for anonymous; 40101 when they do not check
-   * out, 42909 once `origin` has failed too often.
+   * out, 42909 once `origin` has failed too often. With `byEmail` (POST /v1/account/login,
+   * ntfy 2.27) the user name may also be a verified primary e-mail address.
    */
-  async authenticate(credentials: Credentials, origin: string): Promise<User | undefined> {
+  async authenticate(credentials: Credentials, origin: string, byEmail = false): Promise<User | undefined> {
     if (credentials.kind === 'anonymous') return undefined;
     if (!this.failures.allows(origin)) throw errors.tooManyAuthFailures;
     try {
-      return await this.check(credentials, origin);
+      return await this.check(credentials, origin, byEmail);
     } catch (err) {
       if (err === errors.unauthorized) this.failures.take(origin);
       throw err;
@@ -104,20 +105,28 @@ export class AccessControl {
     return this.passwordMatches(user.hash, password);
   }
 
-  private async check(credentials: Exclude<Credentials, { kind: 'anonymous' }>, origin: string): Promise<User> {
+  private async check(credentials: Exclude<Credentials, { kind: 'anonymous' }>, origin: string, byEmail: boolean): Promise<User> {
     if (credentials.kind === 'token') {
       const user = await this.store.userByToken(credentials.token);
       if (!user) throw errors.unauthorized;
       await this.touch(credentials.token, origin);
       return { ...user, token: credentials.token };
     }
-    const user = await this.store.user(credentials.username);
-    if (!user) {
-      await bcrypt.compare(credentials.password, slowDownHash);
-      throw errors.unauthorized;
-    }
-    if (!(await this.passwordMatches(user.hash, credentials.password))) throw errors.unauthorized;
-    return user;
+    const users = await this.named(credentials.username, byEmail);
+    if (users.length === 0) await bcrypt.compare(credentials.password, slowDownHash);
+    for (const user of users) if (await this.passwordMatches(user.hash, credentials.password)) return user;
+    throw errors.unauthorized;
+  }
+
+  /**
+   * The users `name` may log in as: with `byEmail` the owner of that verified primary
+   * address, then the user of that name. Both are tried, so that neither a user named like
+   * someone's address nor an address like someone's name locks the other out.
+   */
+  private async named(name: string, byEmail: boolean): Promise<User[]> {
+    const [owner, named] = await Promise.all([byEmail ? this.store.userByPrimaryEmail(name) : undefined, this.store.user(name)]);
+    if (!owner) return named ? [named] : [];
+    return named && named.name !== owner.name ? [owner, named] : [owner];
   }
 
   /** 40301 unless `user` (undefined: anonymous) may `want` every one of `topics`. */

@@ -149,6 +149,7 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/account$/, handle: account.deleteAccount },
   { methods: ['POST'], pattern: /^\/v1\/account\/password$/, handle: account.changePassword },
   { methods: ['POST'], pattern: /^\/v1\/account\/token$/, handle: account.createToken },
+  { methods: ['POST'], pattern: /^\/v1\/account\/login$/, handle: account.logIn },
   { methods: ['PATCH'], pattern: /^\/v1\/account\/token$/, handle: account.updateToken },
   { methods: ['DELETE'], pattern: /^\/v1\/account\/token$/, handle: account.deleteToken },
   { methods: ['PATCH'], pattern: /^\/v1\/account\/settings$/, handle: account.changeSettings },

@@ -1,62 +1,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import bcrypt from 'bcryptjs';
 import { newMagicLink } from '../../src/model/magic-link.js';
 import { nowSeconds } from '../../src/model/message.js';
-import type { RawValues } from '../../src/config/load.js';
 import { apiCall, statusAndCode } from '../support/account-api.js';
-import type { Json } from '../support/clients.js';
-import { SmtpSink, type Received } from '../support/smtp.js';
-import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { basic, hash, tokenIn, verified, world, type World } from '../support/account-email.js';
+import { startTestServer, tempDir } from '../support/server.js';
 
 /**
  * Account e-mail addresses and password reset by magic link (ntfy 2.21/2.25): a real server
  * mailing through the local SMTP peer; each test reads the link out of the mail it receives
  * and follows it as the web app's landing page does.
  */
-
-const baseUrl = 'http://tocsin.test';
-const hash = bcrypt.hashSync('secret', 4);
-const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-interface World {
-  s: TestServer;
-  sink: SmtpSink;
-  call: (method: string, path: string, authorization?: string, body?: unknown) => Promise<[number, Json]>;
-}
-
-async function world(settings: RawValues = {}): Promise<World> {
-  const sink = await SmtpSink.start();
-  const s = await startTestServer({
-    'base-url': baseUrl,
-    'auth-file': join(tempDir(), 'auth.db'),
-    'auth-users': [`prov:${hash}:user`],
-    'enable-login': true,
-    'smtp-sender-addr': sink.address,
-    'smtp-sender-from': 'tocsin@example.com',
-    'visitor-auth-failure-limit-burst': 1000,
-    ...settings,
-  });
-  after(() => s.server.close());
-  for (const name of ['ben', 'alice']) await s.server.context.access!.store.addUser(name, hash, 'user');
-  return { s, sink, call: (method, path, authorization, body) => apiCall(s.url, method, path, authorization, body) };
-}
-
-/** The token of the link in a mail, checking the link's path. */
-function tokenIn(mail: Received, kind: 'email/verify' | 'password/reset'): string {
-  const match = new RegExp(`${baseUrl}/account/${kind}/([-_A-Za-z0-9]+)`).exec(mail.parsed.text ?? '');
-  assert.ok(match?.[1], `no ${kind} link in: ${mail.parsed.text}`);
-  return match[1];
-}
-
-/** Adds `address` to `user`'s account and follows the link mailed to it. */
-async function verified(w: World, user: string, address: string): Promise<void> {
-  assert.deepEqual(await w.call('PUT', '/v1/account/email', basic(user), { email: address }), [200, { success: true }]);
-  const mail = await w.sink.mails.take(5000);
-  assert.deepEqual(mail.to, [address]);
-  assert.deepEqual(await w.call('POST', '/v1/account/email/verify', undefined, { token: tokenIn(mail, 'email/verify') }), [200, { success: true }]);
-}
 
 const emailsOf = async (w: World, user: string): Promise<unknown> => (await w.call('GET', '/v1/account', basic(user)))[1].emails;
 const code = statusAndCode;

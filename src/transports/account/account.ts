@@ -7,6 +7,7 @@ import type { Token } from '../../store/auth-store.js';
 import { attachmentOwner, clientAddressOf, visitorOf } from '../client.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
+import { credentials } from '../http/credentials.js';
 import { param } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
@@ -115,16 +116,37 @@ export async function createToken(ctx: ServerContext, ex: Exchange, req: Request
   const body = readJson(ex, true);
   const user = await requireUser(ctx, req);
   const fields = await body;
+  const token = await addToken(ctx, req, user, optional(fields, 'label', 'string') ?? '', optional(fields, 'expires', 'number'));
+  ex.json(tokenJson(token));
+}
+
+/**
+ * POST /v1/account/login (ntfy 2.27): Basic auth whose user name may also be the account's
+ * verified primary e-mail address; a new token for 72 hours and the account's own name.
+ * Wrong credentials are 40101 and count against the address's failed logins, as anywhere.
+ */
+export async function logIn(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
+  const given = credentials(req);
+  if (given.kind !== 'password') throw errors.unauthorized;
+  const user = await accounts(ctx).authenticate(given, clientAddressOf(ctx, req), true);
+  if (!user) throw errors.unauthorized;
+  req.seen.user = user.name;
+  const token = await addToken(ctx, req, user, '', undefined);
+  ex.json({ token: token.token, username: user.name });
+}
+
+/** A new token of the user's, by default for 72 hours (ntfy's tokenExpiryDuration). */
+async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined): Promise<Token> {
   const token: Token = {
     token: newToken(),
-    label: optional(fields, 'label', 'string') ?? '',
-    expires: optional(fields, 'expires', 'number') ?? nowSeconds() + tokenExpirySeconds,
+    label,
+    expires: expires ?? nowSeconds() + tokenExpirySeconds,
     lastAccess: nowSeconds(),
     lastOrigin: clientAddressOf(ctx, req),
   };
   await accounts(ctx).store.addToken(user.name, token);
   await syncAccount(ctx, user);
-  ex.json(tokenJson(token));
+  return token;
 }
 
 /** PATCH /v1/account/token: change a token's label or expiry; with neither, extend it by 72 hours. */
