@@ -95,7 +95,7 @@ export interface AuthStore {
   /**
    * The entry that decides `topic` for `username`, as ntfy orders them: the user's own
    * entries before everyone's, then the longest (most specific) pattern, then write
-   * before read. Patterns match case-insensitively, as ntfy's SQL LIKE does.
+   * before read. Patterns match case-sensitively, `*` the only wildcard (ntfy 2.24).
    */
   permission(username: string, topic: string): Promise<Permission | undefined>;
   /**
