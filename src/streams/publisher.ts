@@ -1,4 +1,4 @@
-import { groupBy, mergeMap, Subject, type Subscription } from 'rxjs';
+import { groupBy, mergeMap, Subject, type OperatorFunction, type Subscription } from 'rxjs';
 import { messageJson, type Message } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import type { LiveFeed } from '../store/live-feed.js';
@@ -90,25 +90,27 @@ export class Publisher {
   ) {
     let markDrained = (): void => undefined;
     this.drained = new Promise((resolve) => (markDrained = resolve));
+    const commits = groupCommit(
+      // A failed commit fails its own publishes only; the pipeline goes on.
+      (batch: Pending[]) =>
+        this.commit(batch).catch((err: unknown) => {
+          options.onCommitError(err, batch.length);
+          for (const p of batch) p.reject(err);
+        }),
+      { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs, lingerMaxMs },
+    );
     const logOf = cache.logOf?.bind(cache);
+    // One log (SQLite's): no lanes to sort publishes into on the hot path.
+    const lanes: OperatorFunction<Pending, void> = logOf
+      ? (pending) =>
+          pending.pipe(
+            // A release's topic is unknown until the store reads it: releases share log 0's lane.
+            groupBy((p) => (p.kind === 'publish' ? logOf(p.message.topic) : 0)),
+            mergeMap((lane) => lane.pipe(commits)),
+          )
+      : commits;
     this.pipeline = this.queue
-      .pipe(
-        // A release's topic is unknown until the store reads it: releases share log 0's lane.
-        groupBy((p) => (logOf && p.kind === 'publish' ? logOf(p.message.topic) : 0)),
-        mergeMap((lane) =>
-          lane.pipe(
-            groupCommit(
-              // A failed commit fails its own publishes only; the pipeline goes on.
-              (batch: Pending[]) =>
-                this.commit(batch).catch((err: unknown) => {
-                  options.onCommitError(err, batch.length);
-                  for (const p of batch) p.reject(err);
-                }),
-              { maxSize: options.batchSize, maxWaitMs: options.batchTimeoutMs, lingerMaxMs },
-            ),
-          ),
-        ),
-      )
+      .pipe(lanes)
       .subscribe({ complete: () => markDrained() });
   }
 
