@@ -48,6 +48,7 @@ import { interruptLiveStreams } from './transports/subscribe/lost-range.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 import { registerDashboardFeed } from './dashboard/feed-socket.js';
+import { peeringOf } from './cluster/peering.js';
 
 export interface RunningServer {
   port: number;
@@ -132,6 +133,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   const app = uws.App();
   registerWebSocket(app, ctx, webSocketGuards);
   const dashboard = metrics && config.enableDashboard ? registerDashboardFeed(app, ctx, metrics) : undefined;
+  const peering = peeringOf(app, ctx, store.peers, metrics);
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);
@@ -144,6 +146,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     throw err;
   });
   const port = uws.us_socket_local_port(listenSocket);
+  await peering?.start(port);
   log.info({ port, host: config.listenHttp.host || '*', cache: config.cacheFile || 'memory' }, `listening on ${config.listenHttp.host || '*'}:${port}`);
   const metricsSocket = metrics && config.metrics.listen ? await listenMetrics(metrics, config.metrics.listen, log) : undefined;
   const smtp = config.smtpServer && (await listenSmtp(ctx));
@@ -166,6 +169,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       await ctx.monitors?.stop();
       await clusterLimits?.stop();
       await publisher.drain();
+      await peering?.stop();
       await mailer?.close();
       await webPush?.settled();
       await upstream?.settled();

@@ -93,6 +93,21 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
   return { config, warnings };
 }
 
+/** The shortest cluster-secret: it is all that stands between a stranger and a node's announcements. */
+const minClusterSecret = 16;
+
+/** Peering is a MongoDB store's (its tails read back what peers announce); its URL must be one a peer can reach. */
+function checkCluster(c: Config): void {
+  if (!c.clusterSecret) {
+    if (c.clusterAdvertiseUrl) throw new ConfigError('if cluster-advertise-url is set, cluster-secret must also be set');
+    return;
+  }
+  if (!/^mongodb(\+srv)?:\/\//.test(c.databaseUrl)) throw new ConfigError('cluster-secret needs a mongodb:// or mongodb+srv:// database-url (the nodes of a PostgreSQL cluster are told of commits by the database)');
+  if (c.clusterSecret.length < minClusterSecret) throw new ConfigError(`cluster-secret must be at least ${minClusterSecret} characters`);
+  if (c.clusterAdvertiseUrl && !/^https?:\/\/[^/]+/.test(c.clusterAdvertiseUrl)) throw new ConfigError('if set, cluster-advertise-url must start with http:// or https://');
+  if (!c.clusterAdvertiseUrl && ['', '0.0.0.0', '::'].includes(c.listenHttp.host)) throw new ConfigError('with cluster-secret, set cluster-advertise-url: listen-http names no host the other nodes could reach this one at');
+}
+
 /** The most logs database-shards may ask for: each is a tail every node runs. */
 const maxShards = 64;
 
@@ -111,6 +126,7 @@ function checkCombinations(c: Config): void {
   if (c.databaseReplicaUrls.length > 0 && !/^postgres(ql)?:\/\//.test(c.databaseUrl)) throw new ConfigError('database-replica-urls needs a postgres:// or postgresql:// database-url (MongoDB reads from its replica set through database-url)');
   const notPostgres = c.databaseReplicaUrls.find((url) => !/^postgres(ql)?:\/\//.test(url));
   if (notPostgres !== undefined) throw new ConfigError(`database-replica-urls: ${redacted(notPostgres)} is not a postgres:// or postgresql:// URL`);
+  checkCluster(c);
   if (c.messageTitleSizeLimit <= 0) throw new ConfigError('message-title-size-limit must be greater than 0');
   if (c.messageTagsSizeLimit <= 0) throw new ConfigError('message-tags-size-limit must be greater than 0');
   const upstream = c.upstream?.baseUrl;
@@ -210,6 +226,8 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     databaseUrl: str('database-url'),
     databaseShards: v['database-shards'] as number,
     databaseReplicaUrls: v['database-replica-urls'] as string[],
+    clusterSecret: str('cluster-secret'),
+    clusterAdvertiseUrl: str('cluster-advertise-url').replace(/\/+$/, ''),
     cacheSizeLimit: size('cache-size-limit'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),

@@ -39,6 +39,16 @@ export const settings = {
     default: [],
     doc: 'postgres:// URLs of read replicas of a PostgreSQL database-url (as ntfy 2.19): replays and polls read from them in turn, where the replica has replayed everything the request must see (else from the primary); writes and the live feed stay on the primary',
   },
+  'cluster-secret': {
+    secret: true, kind: 'string',
+    default: '',
+    doc: 'Tocsin, with a mongodb:// database-url: a secret shared by every node (at least 16 characters); set, each node announces the batches it commits to the others over a WebSocket (/v1/cluster/ws, refused without the secret), so their tails read none of them back from the database',
+  },
+  'cluster-advertise-url': {
+    kind: 'string',
+    default: '',
+    doc: 'Tocsin, with cluster-secret: the http:// or https:// URL the other nodes reach this one at; empty: http://<listen-http host>:<port>, which needs a listen-http host (not a wildcard)',
+  },
   'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
@@ -280,6 +290,9 @@ export interface Config {
   databaseUrl: string;
   databaseShards: number;
   databaseReplicaUrls: readonly string[];
+  /** Empty: the nodes announce nothing to each other (cluster/). */
+  clusterSecret: string;
+  clusterAdvertiseUrl: string;
   cacheSizeLimit: number;
   cacheFile: string;
   cacheDurationMs: number;

@@ -114,6 +114,15 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
     this.own.chainRetries.inc();
   }
 
+  /** Peers linked to this node now (cluster/peer-links.ts). */
+  peerLinks(count: number): void {
+    this.own.peerLinks.set(count);
+  }
+
+  peerBatch(): void {
+    this.own.peerBatches.inc();
+  }
+
   tailLag(positions: number): void {
     this.own.tailLag.set(positions);
   }

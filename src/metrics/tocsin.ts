@@ -67,6 +67,16 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
       help: 'MongoDB log inserts retried because another writer took the position first (the _id chain)',
       registers,
     }),
+    peerLinks: new Gauge({
+      name: 'tocsin_cluster_peer_links',
+      help: 'Other nodes that announce the batches they commit to this one (cluster-secret)',
+      registers,
+    }),
+    peerBatches: new Counter({
+      name: 'tocsin_cluster_peer_batches_total',
+      help: 'Log batches other nodes announced to this one, held for its tail instead of read back from the database',
+      registers,
+    }),
     tailLag: new Gauge({
       name: 'tocsin_log_tail_lag_positions',
       help: 'Positions committed to the MongoDB log that this node has not read yet, as its tail last saw them',

@@ -7,6 +7,7 @@ import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
 import type { MonitorStore } from './monitor-store.js';
+import type { PeerStore } from './peer-store.js';
 import { openMongo, openMongoAuth, type MongoObserver } from './mongo/open.js';
 import type { StoreLog } from './store-reports.js';
 import { openPostgres, openPostgresAuth } from './postgres/open.js';
@@ -33,6 +34,8 @@ export interface Stores extends Store {
   webPush: WebPushStore | undefined;
   /** Undefined without monitor-file; only the embedded backend keeps monitors (the config refuses the others). */
   monitors?: MonitorStore;
+  /** The logs the nodes announce their commits to each other for (cluster/); only a MongoDB store's. */
+  peers?: PeerStore;
   /** How nodes sharing the store share visitor limits; undefined for a store that serves one node. */
   ledger?: SpendLedger;
   /**

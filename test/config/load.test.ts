@@ -186,6 +186,23 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { ...primary, 'database-replica-urls': 'mysql://u:secret@db2/t' } }), (err: Error) => err instanceof ConfigError && err.message === 'database-replica-urls: mysql://…@db2/t is not a postgres:// or postgresql:// URL');
   });
 
+  it('cluster-secret: a MongoDB database-url, 16 characters at least, and an address the peers can reach', () => {
+    const mongo = { 'database-url': 'mongodb://db1/tocsin', 'listen-http': '10.0.0.5:80' };
+    const secret = 'sixteen-chars-ok';
+    const { config } = loadConfig({ flags: { ...mongo, 'cluster-secret': secret, 'cluster-advertise-url': 'https://node1.example:8443/' } });
+    assert.deepEqual([config.clusterSecret, config.clusterAdvertiseUrl], [secret, 'https://node1.example:8443']);
+    assert.deepEqual([loadConfig().config.clusterSecret, loadConfig().config.clusterAdvertiseUrl], ['', '']);
+    assert.equal(loadConfig({ env: { NTFY_CLUSTER_SECRET: secret }, flags: mongo }).config.clusterSecret, secret);
+    assert.throws(() => loadConfig({ flags: { 'cluster-secret': secret } }), /cluster-secret needs a mongodb:\/\/ or mongodb\+srv:\/\/ database-url/);
+    assert.throws(() => loadConfig({ flags: { 'database-url': 'postgres://db1/t', 'cluster-secret': secret } }), /cluster-secret needs a mongodb/);
+    assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-secret': 'short' } }), /cluster-secret must be at least 16 characters/);
+    assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-secret': secret, 'cluster-advertise-url': 'node1:80' } }), /if set, cluster-advertise-url must start with http:\/\/ or https:\/\//);
+    assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-advertise-url': 'http://node1' } }), /if cluster-advertise-url is set, cluster-secret must also be set/);
+    for (const wildcard of [':80', '0.0.0.0:80', '[::]:80']) {
+      assert.throws(() => loadConfig({ flags: { ...mongo, 'listen-http': wildcard, 'cluster-secret': secret } }), /with cluster-secret, set cluster-advertise-url/);
+    }
+  });
+
   it('phone calls: twilio-account needs the other twilio keys, base-url and auth-file, naming what is missing (as ntfy)', () => {
     const account = 'AC0123456789abcdef0123456789abcdef';
     const complete = { 'twilio-account': account, 'twilio-auth-token': 'secret', 'twilio-phone-number': '+18775132586', 'twilio-verify-service': 'VA0123', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };

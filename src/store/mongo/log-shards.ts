@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { collection } from './concerns.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { HeadsBoard } from './log-heads.js';
-import { logCollection, MessageLog, type LogReport } from './message-log.js';
+import { logCollection, MessageLog, type LogReport, type PeerPresence } from './message-log.js';
 import { defaultShards, shardOf } from '../topic-logs.js';
 
 interface ShardSetting {
@@ -26,11 +26,11 @@ export class LogShards {
    * as the database has, or `defaultShards` for a new one), each capped at its share of
    * `capBytes`. A count other than the database's fails the start, naming both.
    */
-  static async open(db: Db, configured: number, capBytes: number, report: LogReport = {}): Promise<LogShards> {
+  static async open(db: Db, configured: number, capBytes: number, report: LogReport = {}, peers?: PeerPresence): Promise<LogShards> {
     const count = await decideCount(db, configured);
     const board = await HeadsBoard.open(db);
     const share = Math.floor(capBytes / count);
-    const logs = await Promise.all(Array.from({ length: count }, (_, shard) => MessageLog.open(db, share, report, { shard, count, board })));
+    const logs = await Promise.all(Array.from({ length: count }, (_, shard) => MessageLog.open(db, share, report, { shard, count, board, ...(peers && { peers }) })));
     return new LogShards(logs);
   }
 

@@ -17,6 +17,8 @@ export interface TailSource {
   seen(batch: Head): void;
   /** Calls `listener` after each batch this process appends; answers the call that stops it. */
   onAppend(listener: () => void): () => void;
+  /** Calls `listener` when a peer announces the batch to read next (MessageLog.offer); answers the call that stops it. */
+  onOffer?(listener: () => void): () => void;
 }
 
 export interface TailHandlers {
@@ -71,11 +73,11 @@ export class LogTail {
    * of the log's table): after each batch handed on, not only after a lookup found nothing.
    */
   private knownEnd = 0;
-  /** This process appended since the last lookup: look without asking. */
+  /** This process appended, or a peer announced the next batch, since the last lookup: look without asking. */
   private appended = false;
   private woken = false;
   private wake: (() => void) | undefined;
-  private readonly unlisten: () => void;
+  private readonly unlisten: (() => void)[];
   /** Resolves when the tail stopped. */
   readonly done: Promise<void>;
 
@@ -88,13 +90,13 @@ export class LogTail {
     this.last = start.last;
     this.lastBy = start.by;
     this.handed.add(start);
-    this.unlisten = source.onAppend(() => this.poke());
+    this.unlisten = [source.onAppend(() => this.poke()), source.onOffer?.(() => this.poke()) ?? (() => undefined)];
     this.done = this.run();
   }
 
   stop(): void {
     this.stopped = true;
-    this.unlisten();
+    for (const stop of this.unlisten) stop();
     this.poke();
   }
 

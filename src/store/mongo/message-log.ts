@@ -4,6 +4,7 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { ensureIndexes } from './indexes.js';
 import { collection } from './concerns.js';
 import { fitCapSize } from './log-capacity.js';
+import { HeldBatches } from './held-batches.js';
 import { HeadsBoard, LogHeads, type Head } from './log-heads.js';
 
 /**
@@ -74,7 +75,22 @@ export interface LogPlace {
   count: number;
   /** The heads of every log, read once for all of this process's logs. */
   board: HeadsBoard;
+  /** Whether other nodes announce their batches to this one (cluster/), shared by a process's logs. */
+  peers?: PeerPresence;
 }
+
+/** How many peers announce their batches to this process right now (cluster/peer-links.ts). */
+export interface PeerPresence {
+  linked: number;
+}
+
+/**
+ * How long a read waits for a peer to announce a batch before looking it up in the log: an
+ * announcement arrives within a millisecond or two of the commit, a lookup on FerretDB costs
+ * the database a scan of the log's table. A batch no linked peer wrote (a node without the
+ * cluster secret, an import) is looked up after this.
+ */
+export const peerWaitMs = 25;
 
 /** The collection of log `shard`. */
 export const logCollection = (shard: number): string => (shard === 0 ? 'messages' : `messages_${shard}`);
@@ -106,14 +122,10 @@ export class MessageLog {
   /** Set by a write error that was not a duplicate key: the chain head is read before the next insert. */
   private stale = false;
   private inserts = 0;
-  private readonly appended = new Set<() => void>();
-  /**
-   * Batches this process already holds and its tail has yet to read: those it appended, and
-   * those an insert found in its way (another node's, which the tail reads next). The tail
-   * takes them from here instead of reading them back (`take`): on FerretDB each lookup
-   * scans the log's table.
-   */
-  private readonly held = new Map<number, LogBatch>();
+  private readonly appended = new Set<(batch: LogBatch) => void>();
+  private readonly offered = new Set<() => void>();
+  /** Batches its tail has yet to read that this process already holds (see HeldBatches). */
+  private readonly held = new HeldBatches(heldMax, heldMaxBytes);
   /** The last position the tail read (see `seen`). */
   private tailAt = 0;
 
@@ -124,6 +136,7 @@ export class MessageLog {
     private readonly heads: LogHeads,
     private readonly writer: string,
     private readonly retried: () => void,
+    private readonly peers: PeerPresence,
   ) {}
 
   /**
@@ -133,7 +146,7 @@ export class MessageLog {
    */
   static async open(db: Db, capBytes: number, report: LogReport = {}, place?: LogPlace): Promise<MessageLog> {
     const { warn = () => undefined, retried = () => undefined } = report;
-    const { shard, count, board } = place ?? { shard: 0, count: 1, board: await HeadsBoard.open(db) };
+    const { shard, count, board, peers = { linked: 0 } } = place ?? { shard: 0, count: 1, board: await HeadsBoard.open(db) };
     const collectionName = logCollection(shard);
     const [existing] = await db.listCollections({ name: collectionName }).toArray();
     const size: unknown = existing && 'options' in existing ? existing.options?.size : undefined;
@@ -151,7 +164,7 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const writer = randomBytes(6).toString('base64url');
-    const log = new MessageLog(db, collectionName, batches, new LogHeads(board, writer, shard), writer, retried);
+    const log = new MessageLog(db, collectionName, batches, new LogHeads(board, writer, shard), writer, retried, peers);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.oldest())) await log.append({ events: [] });
     return log;
@@ -167,7 +180,19 @@ export class MessageLog {
     this.learn(batch);
     if (batch.last <= this.tailAt) return;
     this.tailAt = batch.last;
-    for (const position of this.held.keys()) if (position <= this.tailAt) this.held.delete(position);
+    this.held.dropThrough(this.tailAt);
+  }
+
+  /**
+   * A batch a peer committed and announced (cluster/): held for the tail, which takes it
+   * instead of looking it up, and the next insert goes after it. Peers announce only
+   * batches written at majority, as the tail reads them.
+   */
+  offer(batch: LogBatch): void {
+    if (batch.last <= this.tailAt) return;
+    this.learn(batch);
+    this.held.put(batch);
+    if (batch._id === this.tailAt + 1) for (const listener of this.offered) listener();
   }
 
   /** Where the chain goes on, as far as this process knows. */
@@ -175,10 +200,16 @@ export class MessageLog {
     if (batch.last > this.known.last) this.known = batch;
   }
 
-  /** Calls `listener` after each batch this process appends; answers the call that stops it. */
-  onAppend(listener: () => void): () => void {
+  /** Calls `listener` with each batch this process appends; answers the call that stops it. */
+  onAppend(listener: (batch: LogBatch) => void): () => void {
     this.appended.add(listener);
     return () => this.appended.delete(listener);
+  }
+
+  /** Calls `listener` when a peer announces the batch the tail reads next; answers the call that stops it. */
+  onOffer(listener: () => void): () => void {
+    this.offered.add(listener);
+    return () => this.offered.delete(listener);
   }
 
   /** Bytes of the batches held: the capped collection's data size, at most its cap. */
@@ -200,21 +231,20 @@ export class MessageLog {
 
   /**
    * The batch that starts at `position` for the tail, which reads each position once: the
-   * one this process holds (see `held`), else a lookup (`at`). Both were read or written at
-   * majority; a rewrite after a failover is caught by the tail's identity checks, which
-   * read with `at`.
+   * one this process holds (see `held`) or a peer announces within `peerWaitMs`, else a
+   * lookup (`at`). All were read or written at majority; a rewrite after a failover is
+   * caught by the tail's identity checks, which read with `at`.
    */
-  take(position: number): Promise<LogBatch | null> {
-    const batch = this.held.get(position);
+  async take(position: number): Promise<LogBatch | null> {
+    const batch = this.held.take(position) ?? (await this.announced(position));
     if (!batch) return this.at(position);
-    this.held.delete(position);
-    return Promise.resolve(batch);
+    this.held.take(position);
+    return batch;
   }
 
-  /** Keeps `batch` for the tail; the lowest positions go first past `heldMax` (a tail far behind reads them). */
-  private hold(batch: LogBatch): void {
-    this.held.set(batch._id, batch);
-    if (this.held.size > heldMax) this.held.delete(Math.min(...this.held.keys()));
+  /** The batch at `position` if a linked peer announces it within `peerWaitMs`. */
+  private announced(position: number): Promise<LogBatch | undefined> {
+    return this.peers.linked > 0 ? this.held.waitFor(position, peerWaitMs) : Promise.resolve(undefined);
   }
 
   /**
@@ -302,8 +332,10 @@ export class MessageLog {
       }
       // Taken: the next try goes after the batch that took it, or after the highest head
       // written, if further (a head names a batch that committed, so never past the end):
-      // with several nodes appending, the batch that took it is rarely the last.
-      const [taken, hint] = await Promise.all([this.at(batch._id), this.heads.highest()]);
+      // with several nodes appending, the batch that took it is rarely the last. A peer's
+      // announcement spares both reads (its later batches are learnt as they come).
+      const offered = this.held.get(batch._id) ?? (await this.announced(batch._id));
+      const [taken, hint] = offered ? [offered, undefined] : await Promise.all([this.at(batch._id), this.heads.highest()]);
       // Unless it is this very batch: the driver retried an insert whose answer a cut
       // connection lost, and FerretDB, which keeps no record of retried writes, refused
       // the repeat. Trying it again further on would log the batch twice.
@@ -311,20 +343,24 @@ export class MessageLog {
         this.retried();
         if (taken) {
           this.learn(taken);
-          if (taken._id > this.tailAt) this.hold(taken);
+          if (taken._id > this.tailAt) this.held.put(taken);
         }
         if (hint) this.learn(hint);
         return false;
       }
     }
     this.learn(batch);
-    if (batch._id > this.tailAt) this.hold(batch);
+    if (batch._id > this.tailAt) this.held.put(batch);
     this.heads.note(batch);
-    for (const listener of this.appended) listener();
+    for (const listener of this.appended) listener(batch);
     return true;
   }
 }
 
 const namespaceExists = 48;
-/** Batches held for the tail at most: it usually takes each within milliseconds. */
-const heldMax = 64;
+/**
+ * Batches held for the tail at most, and their bytes of message JSON: it usually takes each
+ * within milliseconds; with peers announcing theirs, a burst of every node's batches waits.
+ */
+const heldMax = 1024;
+const heldMaxBytes = 16 * 1024 * 1024;

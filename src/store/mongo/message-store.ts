@@ -4,6 +4,10 @@ import type { MessageCache } from '../message-cache.js';
 import { MongoLiveFeed } from './live-feed.js';
 import { MongoMessageCache } from './message-cache.js';
 import { LogShards } from './log-shards.js';
+import type { PeerPresence } from './message-log.js';
+import { PeerRegistry } from './peer-registry.js';
+import { MongoPeerStore } from './peer-store.js';
+import type { PeerStore } from '../peer-store.js';
 import type { TailOptions } from './message-log-tail.js';
 
 /** What the log and its tail report as they go (the metrics); each call must be O(1). */
@@ -31,6 +35,7 @@ export interface MessageStoreOptions {
 
 export interface MongoMessageStore {
   cache: MessageCache;
+  peers: PeerStore;
   feed: LiveFeed & { lost$: MongoLiveFeed['lost$'] };
   /** Stops the feed's tail and completes it; the caller closes the client afterwards. */
   close(): Promise<void>;
@@ -46,10 +51,11 @@ const tailDefaults: TailOptions = { pollMs: 2, idlePollMs: 20, checkMs: 1000, re
 /** The message cache and live feed of one node on database `db`, shared with every node on it. */
 export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
   const observer = options.observer;
+  const presence: PeerPresence = { linked: 0 };
   const shards = await LogShards.open(db, options.shards, options.capBytes, {
     warn: (details, message) => options.log.warn(details, message),
     ...(observer && { retried: () => observer.chainRetried() }),
-  });
+  }, presence);
   const cache = await MongoMessageCache.open(db, shards, (err) => options.log.error({ err }, 'message cache: a clean-up after a commit failed'));
   const feed = await MongoLiveFeed.open(shards, {
     ...tailDefaults,
@@ -57,5 +63,5 @@ export async function openMongoMessageStore(db: Db, options: MessageStoreOptions
     onError: (err) => options.log.error({ err }, 'live feed: a read of the log failed; reading again after the last batch handed on'),
     ...(observer && { onLag: (positions: number) => observer.tailLag(positions) }),
   });
-  return { cache, feed, close: () => feed.close() };
+  return { cache, feed, peers: new MongoPeerStore(shards.logs, presence, PeerRegistry.open(db)), close: () => feed.close() };
 }

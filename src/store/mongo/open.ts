@@ -53,7 +53,7 @@ export async function openMongo(config: Config, log: StoreLog, observer?: MongoO
     const ledger = await MongoSpendLedger.open(db);
     const knownTopics = await messages.cache.topics();
     const ping = async (): Promise<void> => void (await db.command({ ping: 1 }));
-    return { cache: messages.cache, feed: messages.feed, jobs, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
+    return { cache: messages.cache, feed: messages.feed, peers: messages.peers, jobs, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoClient } from 'mongodb';
+import WebSocket, { WebSocketServer } from 'ws';
+import { LineStream, publish, type Json } from '../support/clients.js';
+import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
+import { Scrape } from '../support/prometheus.js';
+import { spawnServer, type ChildServer } from '../support/server.js';
+import { nextMessage } from './cluster-cases.js';
+
+/**
+ * Nodes on one MongoDB-wire database (FerretDB) that announce their commits to each other
+ * (cluster-secret): every subscriber still sees every message in one order, and each node
+ * holds the others' batches from their announcements instead of reading them back.
+ */
+
+const secret = 'a-cluster-secret-for-tests';
+let ferret: Promise<FerretDb> | undefined;
+after(async () => (await ferret)?.stop());
+
+async function freshDatabase(label: string): Promise<string> {
+  const server = await (ferret ??= startFerretDb());
+  return server.url.replace('/?', `/${server.databaseName(label)}?`);
+}
+
+const scrape = (node: ChildServer): Promise<Scrape> => Scrape.of(`${node.url}/metrics`);
+
+/** Waits until every node has `count` peers linked (a node looks for new ones every 5 s). */
+async function linked(nodes: ChildServer[], count: number): Promise<void> {
+  for (const node of nodes) {
+    for (let tries = 0; (await scrape(node)).value('tocsin_cluster_peer_links') !== count; tries++) {
+      assert.ok(tries < 100, `${node.url} did not link to ${count} peers within 10 s`);
+      await sleep(100);
+    }
+  }
+}
+
+/** The WebSocket upgrade of /v1/cluster/ws with `headers`: the status and body of its refusal. */
+function refusal(url: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/cluster/ws`, { headers });
+    ws.on('open', () => reject(new Error('the upgrade was accepted')));
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json }));
+    });
+    ws.on('error', reject);
+  });
+}
+
+describe('nodes that announce their commits to each other', { skip: ferretDbSkip(), timeout: 120_000 }, () => {
+  it('publishers on three nodes: one order everywhere, and every batch reaches the two other nodes from its writer', async () => {
+    const url = await freshDatabase('peers');
+    const nodes: ChildServer[] = [];
+    for (let i = 0; i < 3; i++) nodes.push(await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']));
+    await linked(nodes, 2);
+    const streams = nodes.map((n) => new LineStream(`${n.url}/busy/json`));
+    try {
+      for (const s of streams) assert.equal((await s.nextJson()).event, 'open');
+      await Promise.all(nodes.map(async (n, i) => {
+        for (let k = 0; k < 30; k++) assert.equal((await publish(`${n.url}/busy`, `n${i}-${k}`)).status, 200);
+      }));
+      const seen = await Promise.all(streams.map(async (s) => {
+        const got: Json[] = [];
+        while (got.length < 90) got.push(await nextMessage(s));
+        return got.map((m) => m.message);
+      }));
+      assert.deepEqual(seen[1], seen[0]);
+      assert.deepEqual(seen[2], seen[0]);
+      assert.deepEqual(new Set(seen[0]).size, 90);
+      // Each of the 90 commits went to the two other nodes (one log, so one batch each).
+      const scrapes = await Promise.all(nodes.map(scrape));
+      const received = scrapes.map((s) => s.value('tocsin_cluster_peer_batches_total'));
+      assert.equal(received.reduce((a, b) => a + b), 2 * 90);
+      assert.deepEqual(scrapes.map((s) => s.value('tocsin_lost_ranges_total')), [0, 0, 0]);
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+
+  it('refuses a link without the secret, or with another, with ntfy\'s 401; a node without cluster-secret has no such route', async () => {
+    const url = await freshDatabase('refused');
+    const withSecret = await spawnServer(['--database-url', url, '--cluster-secret', secret]);
+    const unauthorized = { status: 401, body: { code: 40101, http: 401, error: 'unauthorized', link: 'https://ntfy.sh/docs/publish/#authentication' } };
+    assert.deepEqual(await refusal(withSecret.url, {}), unauthorized);
+    assert.deepEqual(await refusal(withSecret.url, { 'x-tocsin-cluster-secret': `${secret}x` }), unauthorized);
+    const without = await spawnServer(['--database-url', url]);
+    assert.equal((await refusal(without.url, { 'x-tocsin-cluster-secret': secret })).status, 404);
+  });
+
+  it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', async () => {
+    const url = await freshDatabase('hostile');
+    const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
+    // A "node" registered in the database that links back and sends garbage on its socket.
+    const fake = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    after(() => fake.close());
+    await once(fake, 'listening');
+    const frames = ['not json', '{"log":0}', '{"log":0,"batch":{"_id":"one","last":1,"events":[]}}', '{"log":7,"batch":{"_id":5,"last":5,"events":[]}}',
+      '{"log":0,"batch":{"_id":5,"last":9,"events":[]}}', Buffer.from([0, 1, 2])];
+    fake.on('connection', (ws) => {
+      for (const frame of frames) ws.send(frame);
+    });
+    const client = await MongoClient.connect(url);
+    after(() => client.close());
+    const port = (fake.address() as { port: number }).port;
+    await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: 'fake', url: `http://127.0.0.1:${port}`, t: Date.now() });
+    await linked([node], 1);
+    await sleep(200);
+    const stream = new LineStream(`${node.url}/calm/json`);
+    try {
+      assert.equal((await stream.nextJson()).event, 'open');
+      assert.equal((await publish(`${node.url}/calm`, 'still here')).status, 200);
+      assert.equal((await nextMessage(stream)).message, 'still here');
+      assert.equal((await scrape(node)).value('tocsin_cluster_peer_batches_total'), 0);
+    } finally {
+      stream.close();
+    }
+  });
+});
