@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Figure, Load, Sizes } from '../figures.js';
+import type { ClusterStore, Figure, Load, Sizes } from '../figures.js';
 import { runWrkRecordingIds } from '../load/wrk.js';
 import { percentile } from '../proc.js';
 import type { Target } from '../targets.js';
@@ -10,7 +10,7 @@ import { closeSubscribers, collect } from './fanout.js';
 
 /** What one configuration of the cluster scenario is: its figures' parameters. */
 export interface Setup {
-  store: 'sqlite' | 'ferretdb' | 'postgres';
+  store: 'sqlite' | ClusterStore;
   /** Milliseconds a proxy adds each way between the nodes and the database; 0 is none. */
   delayMs: number;
   /** `shared`: 64 connections spread over the nodes; `each`: 64 on every node. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClusterStore, Figure, Load, Scenario, Sizes } from '../figures.js';
 import { startTocsin, type Target } from '../targets.js';
 import { ferretDbSkip, startFerretDb } from '../../test/support/ferretdb.js';
@@ -39,11 +40,17 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
   return figures;
 };
 
-const opens: Record<ClusterStore, () => Promise<ClusterDatabase | string>> = { ferretdb: openFerretDb, postgres: openPostgres };
+const opens: Record<ClusterStore, () => Promise<ClusterDatabase | string>> = {
+  ferretdb: () => openFerretDb(),
+  'ferretdb-peers': () => openFerretDb(['--cluster-secret', 'bench-cluster-secret-0123456789']),
+  postgres: openPostgres,
+};
 
 /** A database server the nodes share, started for the scenario. */
 interface ClusterDatabase {
-  store: 'ferretdb' | 'postgres';
+  store: ClusterStore;
+  /** What every node is started with besides the database. */
+  settings: string[];
   /** Where the delaying proxy connects. */
   target: ProxyTarget;
   /** The database-url of a new database, reached through the proxy at `proxyPort` when given. */
@@ -51,13 +58,14 @@ interface ClusterDatabase {
   stop(): Promise<void>;
 }
 
-async function openFerretDb(): Promise<ClusterDatabase | string> {
+async function openFerretDb(settings: string[] = []): Promise<ClusterDatabase | string> {
   const skip = ferretDbSkip();
   if (skip) return `FerretDB skipped: ${skip}`;
   const ferret = await startFerretDb();
   const port = Number(new URL(ferret.url).port);
   return {
-    store: 'ferretdb',
+    store: settings.length > 0 ? 'ferretdb-peers' : 'ferretdb',
+    settings,
     target: { host: '127.0.0.1', port },
     freshUrl: async (label, proxyPort) => `mongodb://127.0.0.1:${proxyPort ?? port}/${ferret.databaseName(label)}?directConnection=true`,
     stop: () => ferret.stop(),
@@ -70,6 +78,7 @@ async function openPostgres(): Promise<ClusterDatabase | string> {
   const cluster = await startPostgres('bench');
   return {
     store: 'postgres',
+    settings: [],
     target: { path: join(cluster.sockets, '.s.PGSQL.5432') },
     freshUrl: async (label, proxyPort) => {
       const name = await createDatabase(cluster, label);
@@ -94,7 +103,7 @@ async function onDatabase(database: ClusterDatabase, sizes: Sizes, load: Load): 
             for (const shards of sizes.clusterShards) {
               const setup: Setup = { store: database.store, delayMs, load: share, topics, shards };
               const url = await database.freshUrl(`n${n}d${delayMs}${share}t${topics}s${shards}`, proxy?.port);
-              figures.push(...(await onFreshNodes(url, n, setup, sizes, load)));
+              figures.push(...(await onFreshNodes(url, n, setup, database.settings, sizes, load)));
             }
           }
         }
@@ -107,11 +116,13 @@ async function onDatabase(database: ClusterDatabase, sizes: Sizes, load: Load): 
 }
 
 /** `n` nodes started one after another on the database at `url`. */
-async function onFreshNodes(url: string, n: number, setup: Setup, sizes: Sizes, load: Load): Promise<Figure[]> {
+async function onFreshNodes(url: string, n: number, setup: Setup, settings: string[], sizes: Sizes, load: Load): Promise<Figure[]> {
   console.error(`# cluster on ${setup.store}: ${n} node${n > 1 ? 's' : ''}, ${setup.delayMs} ms each way, ${setup.load} load, ${setup.topics} topic${setup.topics > 1 ? 's' : ''}, ${setup.shards} logs`);
   const nodes: Target[] = [];
   try {
-    for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url, '--database-shards', String(setup.shards)] }));
+    for (let i = 0; i < n; i++) nodes.push(await startTocsin({ settings: ['--database-url', url, '--database-shards', String(setup.shards), ...settings] }));
+    // Nodes that announce to each other link within one look for peers (every 5 s), earlier ones to later ones last.
+    if (n > 1 && settings.includes('--cluster-secret')) await sleep(6000);
     return await measureCluster(setup, nodes, sizes, load);
   } finally {
     await Promise.all(nodes.map((node) => node.stop()));

@@ -26,6 +26,7 @@ describe('bench — flags', () => {
     assert.equal(flags.sizes.replayMessages, 5000);
     assert.equal(flags.sizes.publishSeconds, 3);
     assert.deepEqual(parseBenchFlags(['--cluster-stores', 'postgres']).sizes.clusterStores, ['postgres']);
+    assert.deepEqual(parseBenchFlags(['--cluster-stores', 'ferretdb,ferretdb-peers']).sizes.clusterStores, ['ferretdb', 'ferretdb-peers']);
     assert.equal(flags.sizes.mixedTopics, quickSizes.mixedTopics);
     assert.equal(quickSizes.fanoutSubscribers.length, 1, 'the defaults are not changed');
   });
@@ -51,7 +52,7 @@ describe('bench — flags', () => {
     assert.throws(() => parseBenchFlags(['--subscribers', '1000,ten']), /--subscribers wants a positive whole number, not "ten"/);
     assert.throws(() => parseBenchFlags(['--rounds', '0']), /--rounds wants a positive whole number/);
     assert.throws(() => parseBenchFlags(['--formats', 'ws,raw']), /--formats: raw is not one of ws, sse, json/);
-    assert.throws(() => parseBenchFlags(['--cluster-stores', 'postgres,mysql']), /--cluster-stores: mysql is not one of ferretdb, postgres/);
+    assert.throws(() => parseBenchFlags(['--cluster-stores', 'postgres,mysql']), /--cluster-stores: mysql is not one of ferretdb, ferretdb-peers, postgres/);
     assert.throws(() => parseBenchFlags(['--subscriber', '10']), /Unknown option '--subscriber'/);
     assert.throws(() => parseBenchFlags(['--target-pid', '1']), /--target-pid needs --target/);
   });
