@@ -48,7 +48,7 @@ import { interruptLiveStreams } from './transports/subscribe/lost-range.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 import { registerDashboardFeed } from './dashboard/feed-socket.js';
-import { peeringOf } from './cluster/peering.js';
+import { Peering } from './cluster/peering.js';
 
 export interface RunningServer {
   port: number;
@@ -89,7 +89,9 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   hub.follow(feed.batches$, metrics);
   const webPush = store.webPush && config.webPush && new WebPush(store.webPush, config.webPush, { baseUrl: config.baseUrl, ttlSeconds: pushTtlSeconds(config.webPush.ttlMs, config.cacheDurationMs), log, resolve: surroundings.resolveHost });
   const upstream = config.upstream && new Upstream({ ...config.upstream, ownBaseUrl: config.baseUrl }, log);
+  const peering = Peering.of(config, cache, store.peers, log, metrics);
   const publisher = new Publisher(cache, feed, scheduler, {
+    ...(peering && { add: (entries) => peering.add(entries) }),
     batchSize: config.cacheBatchSize,
     batchTimeoutMs: config.cacheBatchTimeoutMs,
     onCommitError: (err, count) => log.error({ err, count }, 'cache commit failed; the publishers were answered with an error'),
@@ -133,7 +135,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   const app = uws.App();
   registerWebSocket(app, ctx, webSocketGuards);
   const dashboard = metrics && config.enableDashboard ? registerDashboardFeed(app, ctx, metrics) : undefined;
-  const peering = peeringOf(app, ctx, store.peers, metrics);
+  peering?.register(app, ctx);
   app.any('/*', (res, req) => {
     const info = snapshot(req, res);
     dispatch(ctx, new Exchange(res, onRefusal(ctx, info)), info);

@@ -4,7 +4,9 @@ import { headersTooLarge } from '../transports/http/header-limit.js';
 import { snapshot } from '../transports/http/request.js';
 import { Exchange } from '../transports/http/respond.js';
 import type { TemplatedApp, WebSocket } from '../transports/http/uws.js';
+import type { Added, CacheEntry } from '../store/message-cache.js';
 import type { PeerStore } from '../store/peer-store.js';
+import { forwardedEntries, isForward, parseFrame, type Reply } from './frames.js';
 import { secretHeader, secretMatches } from './secret.js';
 
 /** Where a node serves its announcements to the peers that link to it. */
@@ -15,6 +17,18 @@ export const announcePath = '/v1/cluster/ws';
  * missed from the database, as a node without peers does, and links again.
  */
 const unreadLimit = 64 * 1024 * 1024;
+
+/** The largest frame a peer may send: a forwarded add of a full batch of large messages. */
+const maxForwardBytes = 64 * 1024 * 1024;
+
+/** A linked peer's socket state; uWS copies it, so it holds, never is, the state. */
+interface LinkData {
+  /** Closed: the answers of adds still committing go nowhere. */
+  state: { closed: boolean };
+}
+
+/** Commits a peer's add to a log this node leads (MergedAdds). */
+export type CommitForwarded = (entries: readonly CacheEntry[]) => Promise<Added>;
 
 export interface AnnounceSocket {
   /** Closes every peer's link (1001, at shutdown). */
@@ -27,8 +41,8 @@ export interface AnnounceSocket {
  * for all peers. Without the secret the upgrade is refused with ntfy's 401 before anything
  * is held; a peer sends nothing (frames over 1 KB close the link).
  */
-export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, peers: PeerStore, secret: string): AnnounceSocket {
-  const links = new Set<WebSocket<object>>();
+export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, peers: PeerStore, secret: string, commit: CommitForwarded): AnnounceSocket {
+  const links = new Set<WebSocket<LinkData>>();
   const stop = peers.onCommit((log, batch) => {
     if (links.size === 0) return;
     const frame = JSON.stringify({ log, batch });
@@ -37,8 +51,8 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
       else ws.send(frame, false);
     }
   });
-  app.ws<object>(announcePath, {
-    maxPayloadLength: 1024,
+  app.ws<LinkData>(announcePath, {
+    maxPayloadLength: maxForwardBytes,
     idleTimeout: 60,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
@@ -47,10 +61,27 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
       if (headersTooLarge(info, ctx.config.messageSizeLimit)) return ex.error(errors.headerFieldsTooLarge);
       if (!secretMatches(info.headers.get(secretHeader) ?? '', secret)) return ex.error(errors.unauthorized);
       const upgrade = ['sec-websocket-key', 'sec-websocket-protocol', 'sec-websocket-extensions'].map((h) => req.getHeader(h)) as [string, string, string];
-      res.cork(() => res.upgrade({}, ...upgrade, context));
+      res.cork(() => res.upgrade<LinkData>({ state: { closed: false } }, ...upgrade, context));
     },
     open: (ws) => void links.add(ws),
-    close: (ws) => void links.delete(ws),
+    message: (ws, data, isBinary) => {
+      const forward = parseFrame(Buffer.from(data), isBinary);
+      if (!isForward(forward)) return ctx.log.warn({}, 'cluster: a peer sent something that is no forwarded add; ignored');
+      const { state } = ws.getUserData();
+      const answer = (reply: Reply): void => {
+        if (!state.closed) ws.send(JSON.stringify(reply), false);
+      };
+      const entries = forwardedEntries(forward);
+      if (!entries) return answer({ reply: forward.forward, error: 'a forwarded entry holds no message' });
+      commit(entries).then(
+        (added) => answer({ reply: forward.forward, ...added }),
+        (err: unknown) => answer({ reply: forward.forward, error: err instanceof Error ? err.message : String(err) }),
+      );
+    },
+    close: (ws) => {
+      ws.getUserData().state.closed = true;
+      links.delete(ws);
+    },
   });
   return {
     close: () => {

@@ -1,21 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
+import type { Added, CacheEntry } from '../store/message-cache.js';
 import type { PeerStore } from '../store/peer-store.js';
+import { StoreWriteError } from '../store/write-error.js';
 import { announcePath } from './announce-socket.js';
+import { isReply, parseFrame, type Forward } from './frames.js';
 import { secretHeader } from './secret.js';
 
 export interface PeerLinksOptions {
-  /** Where the other nodes reach this one. */
-  ownUrl: string;
   secret: string;
   /** How often this node says it is there and looks for peers come and gone. */
   refreshMs: number;
   log: { warn(details: object, message: string): void };
-  observer?: { peerLinks(count: number): void; peerBatch(): void } | undefined;
+  observer?: { peerLinks(count: number): void; peerBatch(): void; forwardedMessages(count: number): void } | undefined;
 }
 
 /** The largest frame taken from a peer: a batch is one document of at most 16 MB, its JSON escaped once more. */
 const maxFrameBytes = 64 * 1024 * 1024;
+
+/** How long a forwarded add may go unanswered before it fails (503) and the link is dropped: the leader's own commits are bounded by the database's timeouts well within it. */
+const forwardTimeoutMs = 30_000;
+
+interface Forwarded {
+  peer: string;
+  resolve(added: Added): void;
+  reject(err: unknown): void;
+  timer: NodeJS.Timeout;
+}
 
 /**
  * This node's links to its peers: it says where it is in the store's registry, and keeps a
@@ -27,9 +38,15 @@ export class PeerLinks {
   /** This process among the nodes: a new name at each start. */
   readonly id = randomBytes(9).toString('base64url');
   private readonly links = new Map<string, WebSocket>();
+  /** The peers whose link is open, by id. */
+  private readonly open = new Set<string>();
+  private readonly forwarded = new Map<number, Forwarded>();
+  private forwards = 0;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private stopped = false;
+  /** Where the other nodes reach this one. */
+  private ownUrl = '';
 
   constructor(
     private readonly peers: PeerStore,
@@ -37,7 +54,8 @@ export class PeerLinks {
   ) {}
 
   /** Says where this node is and links to the others; a failure is logged and tried again at the next refresh. */
-  async start(): Promise<void> {
+  async start(ownUrl: string): Promise<void> {
+    this.ownUrl = ownUrl;
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.options.refreshMs).unref();
   }
@@ -47,7 +65,6 @@ export class PeerLinks {
     clearInterval(this.timer);
     await this.refreshing;
     for (const ws of this.links.values()) ws.terminate();
-    this.links.clear();
     await this.peers.registry.withdraw(this.id).catch(() => undefined);
   }
 
@@ -62,7 +79,7 @@ export class PeerLinks {
 
   private async reconcile(): Promise<void> {
     const { registry } = this.peers;
-    await registry.announce(this.id, this.options.ownUrl);
+    await registry.announce(this.id, this.ownUrl);
     const current = await registry.peersOf(this.id);
     if (this.stopped) return;
     const wanted = new Map(current.map((peer) => [peer.id, peer.url]));
@@ -77,9 +94,8 @@ export class PeerLinks {
       perMessageDeflate: false,
     });
     this.links.set(id, ws);
-    let open = false;
     ws.on('open', () => {
-      open = true;
+      this.open.add(id);
       this.peers.presence.linked++;
       this.options.observer?.peerLinks(this.peers.presence.linked);
     });
@@ -87,19 +103,54 @@ export class PeerLinks {
     ws.on('error', (err) => this.options.log.warn({ err, peer: url }, 'cluster: the link to a peer failed; linking again at the next refresh'));
     ws.on('close', () => {
       if (this.links.get(id) === ws) this.links.delete(id);
-      if (!open) return;
+      for (const [r, f] of this.forwarded) if (f.peer === id) this.settle(r, new StoreWriteError(false, new Error('the link to the log\'s leader closed before it answered; the add may have committed')));
+      if (!this.open.delete(id)) return;
       this.peers.presence.linked--;
       this.options.observer?.peerLinks(this.peers.presence.linked);
     });
   }
 
+  /**
+   * The peer that commits log `log` for the nodes (undefined: this node): the nodes this one
+   * is linked to and itself, ordered by id, take the logs in turn. Nodes agree once they
+   * are all linked; until then two may both commit a log, which the log's chain keeps
+   * safe (they race for positions, as without peers).
+   */
+  leaderOf(log: number): string | undefined {
+    const ids = [this.id, ...this.open].sort();
+    const leader = ids[log % ids.length];
+    return leader === this.id ? undefined : leader;
+  }
+
+  /** Has `peer` commit `entries` (it leads their log); answers as the cache's add would. */
+  forward(peer: string, entries: readonly CacheEntry[]): Promise<Added> {
+    const ws = this.links.get(peer);
+    if (!ws || !this.open.has(peer)) return Promise.reject(new StoreWriteError(false, new Error('no link to the log\'s leader')));
+    const r = ++this.forwards;
+    const frame: Forward = { forward: r, entries: entries.map(({ json, published }) => ({ json, published })) };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.settle(r, new StoreWriteError(false, new Error(`the log's leader did not answer within ${forwardTimeoutMs} ms; the add may have committed`)));
+        ws.terminate();
+      }, forwardTimeoutMs);
+      this.forwarded.set(r, { peer, resolve, reject, timer });
+      ws.send(JSON.stringify(frame));
+      this.options.observer?.forwardedMessages(entries.length);
+    });
+  }
+
+  private settle(r: number, outcome: Added | Error): void {
+    const f = this.forwarded.get(r);
+    if (!f) return;
+    this.forwarded.delete(r);
+    clearTimeout(f.timer);
+    if (outcome instanceof Error) f.reject(outcome);
+    else f.resolve(outcome);
+  }
+
   private received(url: string, data: Buffer, isBinary: boolean): void {
-    let announced: unknown;
-    try {
-      announced = isBinary ? undefined : JSON.parse(data.toString('utf8'));
-    } catch {
-      announced = undefined;
-    }
+    const announced = parseFrame(data, isBinary);
+    if (isReply(announced)) return this.settle(announced.reply, 'error' in announced ? new StoreWriteError(false, new Error(`the log's leader: ${announced.error}`)) : announced);
     const { log, batch } = (announced ?? {}) as { log?: unknown; batch?: unknown };
     if (typeof log === 'number' && this.peers.offer(log, batch)) this.options.observer?.peerBatch();
     else this.options.log.warn({ peer: url }, 'cluster: a peer sent something that is no batch of this database\'s logs; ignored');

@@ -123,6 +123,10 @@ export class Metrics implements PublishObserver, DeliveryObserver, MailObserver,
     this.own.peerBatches.inc();
   }
 
+  forwardedMessages(count: number): void {
+    this.own.forwarded.inc(count);
+  }
+
   tailLag(positions: number): void {
     this.own.tailLag.set(positions);
   }

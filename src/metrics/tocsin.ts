@@ -77,6 +77,11 @@ export function tocsinMetrics(registry: Registry, requests: RequestCounts, state
       help: 'Log batches other nodes announced to this one, held for its tail instead of read back from the database',
       registers,
     }),
+    forwarded: new Counter({
+      name: 'tocsin_cluster_forwarded_messages_total',
+      help: 'Messages this node had the leader of their log commit (cluster-secret), instead of racing it for the log\'s positions',
+      registers,
+    }),
     tailLag: new Gauge({
       name: 'tocsin_log_tail_lag_positions',
       help: 'Positions committed to the MongoDB log that this node has not read yet, as its tail last saw them',

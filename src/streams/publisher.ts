@@ -2,7 +2,7 @@ import { groupBy, mergeMap, Subject, type OperatorFunction, type Subscription } 
 import { messageJson, type Message } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import type { LiveFeed } from '../store/live-feed.js';
-import type { MessageCache } from '../store/message-cache.js';
+import type { Added, CacheEntry, MessageCache } from '../store/message-cache.js';
 import { groupCommit } from '../operators/group-commit.js';
 
 export interface PublishOptions {
@@ -58,6 +58,8 @@ export interface PublisherOptions {
   onCancelError(err: unknown): void;
   observer?: PublishObserver | undefined;
   forward?: Forward | undefined;
+  /** Where a lane's stored publishes commit (cluster/peering.ts: through the log's leader); the cache's `add` by default. */
+  add?: (entries: readonly CacheEntry[]) => Promise<Added>;
 }
 
 /**
@@ -80,6 +82,7 @@ export class Publisher {
   private readonly queue = new Subject<Pending>();
   private readonly pipeline: Subscription;
   private readonly drained: Promise<void>;
+  private readonly add: (entries: readonly CacheEntry[]) => Promise<Added>;
   private published = 0;
 
   constructor(
@@ -88,6 +91,7 @@ export class Publisher {
     private readonly schedule: DeliverySchedule,
     private readonly options: PublisherOptions,
   ) {
+    this.add = options.add ?? ((entries) => cache.add(entries));
     let markDrained = (): void => undefined;
     this.drained = new Promise((resolve) => (markDrained = resolve));
     const commits = groupCommit(
@@ -147,7 +151,7 @@ export class Publisher {
     const releases = batch.filter((p) => p.kind === 'release');
     const jsons = publishes.map((p) => messageJson(p.message));
     const stored = publishes.flatMap((p, i) => (p.cache ? [{ message: p.message, json: jsons[i] as string, published: p.deliver }] : []));
-    const { seqs, replaced } = stored.length > 0 ? await this.cache.add(stored) : { seqs: [], replaced: [] };
+    const { seqs, replaced } = stored.length > 0 ? await this.add(stored) : { seqs: [], replaced: [] };
     const released = releases.length > 0 ? await this.cache.release(releases.map((r) => r.id)) : [];
     this.options.observer?.committed(batch.length, (performance.now() - started) / 1000);
     let next = 0;

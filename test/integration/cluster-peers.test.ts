@@ -8,7 +8,7 @@ import { LineStream, publish, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { Scrape } from '../support/prometheus.js';
 import { spawnServer, type ChildServer } from '../support/server.js';
-import { nextMessage } from './cluster-cases.js';
+import { nextMessage, poll } from './cluster-cases.js';
 
 /**
  * Nodes on one MongoDB-wire database (FerretDB) that announce their commits to each other
@@ -52,7 +52,7 @@ function refusal(url: string, headers: Record<string, string>): Promise<{ status
 }
 
 describe('nodes that announce their commits to each other', { skip: ferretDbSkip(), timeout: 120_000 }, () => {
-  it('publishers on three nodes: one order everywhere, and every batch reaches the two other nodes from its writer', async () => {
+  it('publishers on three nodes: one order everywhere; one node commits the log, the others forward to it and hold what it announces', async () => {
     const url = await freshDatabase('peers');
     const nodes: ChildServer[] = [];
     for (let i = 0; i < 3; i++) nodes.push(await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']));
@@ -71,13 +71,62 @@ describe('nodes that announce their commits to each other', { skip: ferretDbSkip
       assert.deepEqual(seen[1], seen[0]);
       assert.deepEqual(seen[2], seen[0]);
       assert.deepEqual(new Set(seen[0]).size, 90);
-      // Each of the 90 commits went to the two other nodes (one log, so one batch each).
+      // One log, so one leader: it forwarded nothing and was announced nothing; each other
+      // node forwarded its 30 messages and was announced every batch the leader committed.
       const scrapes = await Promise.all(nodes.map(scrape));
+      const forwarded = scrapes.map((s) => s.value('tocsin_cluster_forwarded_messages_total'));
       const received = scrapes.map((s) => s.value('tocsin_cluster_peer_batches_total'));
-      assert.equal(received.reduce((a, b) => a + b), 2 * 90);
+      const leader = forwarded.indexOf(0);
+      assert.deepEqual(forwarded.toSorted(), [0, 30, 30]);
+      assert.equal(received[leader], 0);
+      const others = received.filter((_, i) => i !== leader);
+      assert.equal(others[0], others[1]);
+      assert.ok((others[0] as number) >= 1 && (others[0] as number) <= 90, `${others[0]} batches: the leader merges adds`);
       assert.deepEqual(scrapes.map((s) => s.value('tocsin_lost_ranges_total')), [0, 0, 0]);
     } finally {
       for (const s of streams) s.close();
+    }
+  });
+
+  it('the leader killed mid-load: its followers answer 503 for what it left unanswered, lose no acknowledged message and take over', async () => {
+    const url = await freshDatabase('leader');
+    const nodes: ChildServer[] = [];
+    for (let i = 0; i < 3; i++) nodes.push(await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']));
+    await linked(nodes, 2);
+    for (const n of nodes) assert.equal((await publish(`${n.url}/steady`, 'hello')).status, 200);
+    const forwarded = await Promise.all(nodes.map(async (n) => (await scrape(n)).value('tocsin_cluster_forwarded_messages_total')));
+    const leader = nodes[forwarded.indexOf(0)] as ChildServer;
+    const followers = nodes.filter((n) => n !== leader);
+    const acknowledged: string[] = [];
+    const statuses = new Map<number, number>();
+    let killed = false;
+    let answeredAfterKill = 0;
+    const load = followers.map(async (n, i) => {
+      for (let k = 0; k < 60; k++) {
+        const res = await publish(`${n.url}/steady`, `f${i}-${k}`);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (killed) answeredAfterKill++;
+        if (res.status === 200) acknowledged.push(res.json.id as string);
+        else assert.equal(res.json.code, 50301, `a forward left unanswered is ntfy's 503: ${JSON.stringify(res.json)}`);
+      }
+    });
+    await sleep(150);
+    leader.child.kill('SIGKILL');
+    killed = true;
+    await Promise.all(load);
+    assert.ok(answeredAfterKill > 0, 'the leader died while the followers were publishing');
+    // The survivors link to each other alone, one of them leads, and publishing goes on.
+    await linked(followers, 1);
+    for (const n of followers) {
+      const res = await publish(`${n.url}/steady`, 'after');
+      assert.equal(res.status, 200);
+      acknowledged.push(res.json.id as string);
+    }
+    assert.ok((statuses.get(200) ?? 0) >= 60, `most publishes were acknowledged: ${JSON.stringify([...statuses])}`);
+    for (const n of followers) {
+      const ids = (await poll(n, 'steady')).map((m) => m.id as string);
+      assert.equal(new Set(ids).size, ids.length, 'none twice');
+      assert.deepEqual(acknowledged.filter((id) => !ids.includes(id)), [], 'every acknowledged message is there');
     }
   });
 

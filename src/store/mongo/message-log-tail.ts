@@ -19,7 +19,12 @@ export interface TailSource {
   onAppend(listener: () => void): () => void;
   /** Calls `listener` when a peer announces the batch to read next (MessageLog.offer); answers the call that stops it. */
   onOffer?(listener: () => void): () => void;
+  /** Whether the source already holds the batch at `position` (this process wrote it, or a peer announced it). */
+  holds?(position: number): boolean;
 }
+
+/** What a step found: a batch read from the log, one this process held, or nothing. */
+type Found = 'read' | 'held' | 'none';
 
 export interface TailHandlers {
   /** Each batch after the start, once, in position order. */
@@ -111,10 +116,14 @@ export class LogTail {
     while (!this.stopped) {
       this.woken = false;
       try {
-        if (await this.step()) {
+        const found = await this.step();
+        if (found === 'read') {
           wait = this.options.pollMs;
           continue;
         }
+        // A batch held came without a read: the next likely comes so too, and wakes the tail
+        // when it does; asking the heads at once would cost a read per batch for nothing.
+        if (found === 'held' && this.source.holds?.(this.last + 1)) continue;
         await this.pause(wait);
         wait = Math.min(wait * 2, this.options.idlePollMs);
       } catch (err) {
@@ -125,21 +134,22 @@ export class LogTail {
     }
   }
 
-  /** Reads the batch after the last one handed on; true if there was one. */
-  private async step(): Promise<boolean> {
+  /** Reads the batch after the last one handed on, if there is one. */
+  private async step(): Promise<Found> {
     // A check looks without asking the heads: a writer that died between its insert and
     // its head write, or whose head write failed, leaves a batch no head names.
     const checking = performance.now() - this.checkedAt >= this.options.checkMs;
     if (checking) await this.check();
-    else if (!this.appended && this.knownEnd <= this.last && (await this.endHint()) <= this.last) return false;
+    else if (!this.appended && this.knownEnd <= this.last && (await this.endHint()) <= this.last) return 'none';
     this.appended = false;
+    const held = this.source.holds?.(this.last + 1) === true;
     const next = await this.source.take(this.last + 1);
     // Nothing where a head said there was more: ask them again first next time.
     if (!next) this.knownEnd = 0;
-    if (!next || this.stopped) return false;
+    if (!next || this.stopped) return 'none';
     if (next.after !== undefined && this.lastBy !== undefined && next.after !== this.lastBy) await this.rewritten(this.last);
     this.hand(next);
-    return true;
+    return held ? 'held' : 'read';
   }
 
   /** Where the writers' heads say the log ends now (0 when none wrote). */

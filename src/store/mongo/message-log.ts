@@ -124,6 +124,13 @@ export class MessageLog {
   private inserts = 0;
   private readonly appended = new Set<(batch: LogBatch) => void>();
   private readonly offered = new Set<() => void>();
+  /**
+   * The writer's identity (`by`) of the newest batches learnt, by position: an insert that
+   * finds its position taken by a batch already learnt (announced by a peer, read by the
+   * tail) knows at once that another's took it, without the batch itself, which the tail
+   * may have taken from `held` meanwhile.
+   */
+  private readonly starts = new Map<number, string | undefined>();
   /** Batches its tail has yet to read that this process already holds (see HeldBatches). */
   private readonly held = new HeldBatches(heldMax, heldMaxBytes);
   /** The last position the tail read (see `seen`). */
@@ -176,7 +183,7 @@ export class MessageLog {
   }
 
   /** Called with every batch the tail reads: this process's next insert starts from there, and what it held for the tail up to it goes. */
-  seen(batch: Pick<LogBatch, 'last' | 'by'>): void {
+  seen(batch: Head): void {
     this.learn(batch);
     if (batch.last <= this.tailAt) return;
     this.tailAt = batch.last;
@@ -195,9 +202,11 @@ export class MessageLog {
     if (batch._id === this.tailAt + 1) for (const listener of this.offered) listener();
   }
 
-  /** Where the chain goes on, as far as this process knows. */
-  private learn(batch: Pick<LogBatch, 'last' | 'by'>): void {
+  /** Where the chain goes on, as far as this process knows, and who wrote the batch at `_id`. */
+  private learn(batch: Head): void {
     if (batch.last > this.known.last) this.known = batch;
+    this.starts.set(batch._id, batch.by);
+    if (this.starts.size > startsKept) this.starts.delete(this.starts.keys().next().value as number);
   }
 
   /** Calls `listener` with each batch this process appends; answers the call that stops it. */
@@ -242,6 +251,10 @@ export class MessageLog {
     return batch;
   }
 
+  holds(position: number): boolean {
+    return this.held.get(position) !== undefined;
+  }
+
   /** The batch at `position` if a linked peer announces it within `peerWaitMs`. */
   private announced(position: number): Promise<LogBatch | undefined> {
     return this.peers.linked > 0 ? this.held.waitFor(position, peerWaitMs) : Promise.resolve(undefined);
@@ -282,6 +295,7 @@ export class MessageLog {
    */
   private async reload(): Promise<void> {
     this.known = { last: 0 };
+    this.starts.clear();
     await this.newest();
     this.stale = false;
   }
@@ -334,14 +348,15 @@ export class MessageLog {
       // written, if further (a head names a batch that committed, so never past the end):
       // with several nodes appending, the batch that took it is rarely the last. A peer's
       // announcement spares both reads (its later batches are learnt as they come).
-      const offered = this.held.get(batch._id) ?? (await this.announced(batch._id));
+      const learnt = this.starts.has(batch._id) ? { by: this.starts.get(batch._id) } : undefined;
+      const offered = learnt ?? this.held.get(batch._id) ?? (await this.announced(batch._id));
       const [taken, hint] = offered ? [offered, undefined] : await Promise.all([this.at(batch._id), this.heads.highest()]);
       // Unless it is this very batch: the driver retried an insert whose answer a cut
       // connection lost, and FerretDB, which keeps no record of retried writes, refused
       // the repeat. Trying it again further on would log the batch twice.
       if (taken?.by !== batch.by) {
         this.retried();
-        if (taken) {
+        if (taken && 'events' in taken) {
           this.learn(taken);
           if (taken._id > this.tailAt) this.held.put(taken);
         }
@@ -358,6 +373,8 @@ export class MessageLog {
 }
 
 const namespaceExists = 48;
+/** Identities of learnt batches kept (see `starts`): far more than the commits in flight. */
+const startsKept = 4096;
 /**
  * Batches held for the tail at most, and their bytes of message JSON: it usually takes each
  * within milliseconds; with peers announcing theirs, a burst of every node's batches waits.
