@@ -64,10 +64,14 @@ export class MongoMessageCache implements MessageCache {
     return this.shards.index(topic);
   }
 
-  async add(entries: readonly CacheEntry[]): Promise<Added> {
+  async reserve(entries: readonly CacheEntry[]): Promise<void> {
+    await writing(() => this.ids.reserve(entries.map(toEvent).map(({ id, expires }) => ({ id, expires }))));
+  }
+
+  async add(entries: readonly CacheEntry[], options: { reserved?: boolean } = {}): Promise<Added> {
     const events = entries.map(toEvent);
     const ids = events.map(({ id, expires }) => ({ id, expires }));
-    await writing(() => this.ids.reserve(ids));
+    if (!options.reserved) await writing(() => this.ids.reserve(ids));
     const appended: LogBatch[] = [];
     const replaced = await this.insert(entries, events, appended).catch(async (err: unknown) => {
       const kept = new Set(appended.flatMap((b) => b.ids ?? []));
