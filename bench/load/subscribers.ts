@@ -68,6 +68,11 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
     socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${upgrade}\r\n`));
     socket.on('data', (chunk: Buffer) => {
       if (!ready) {
+        // A refusal (a 4xx or 5xx) would otherwise count as a subscription that received nothing.
+        if (!/^HTTP\/1\.1 (200|101) /.test(chunk.toString('latin1', 0, 16))) {
+          socket.destroy();
+          return reject(new Error(`${path}: ${chunk.toString('utf8', 0, 200)}`));
+        }
         ready = true;
         resolve();
       }
