@@ -41,16 +41,17 @@ describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
     }
   });
 
-  it('a database of schema version 1 gains the e-mail and magic-link tables at its next open (version 2)', async () => {
+  it('a database of schema version 1 gains the e-mail and magic-link tables (version 2) and the nodes\' registry (3) at its next open', async () => {
     const { store, url } = await node();
     await store.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     after(() => client.end());
-    await client.query('DROP TABLE emails; DROP TABLE magic_links; UPDATE schema_version SET version = 1');
+    await client.query('DROP TABLE emails; DROP TABLE magic_links; DROP TABLE cluster_nodes; UPDATE schema_version SET version = 1');
     const reopened = await node(url);
     after(() => reopened.store.close());
-    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 2);
+    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 3);
+    assert.equal((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM cluster_nodes')).rows[0]?.n, 0);
     await reopened.store.addUser('phil', '$0', 'user');
     await reopened.store.addMagicLink({ selector: 'sel1', hash: 'ab', kind: 'email-verify', username: 'phil', email: 'phil@example.com', expires: 2 ** 40 });
     assert.equal(await reopened.store.verifyEmail('sel1'), true);
