@@ -28,12 +28,14 @@ export class Outbound {
     readonly json: string,
     /** Commit order in the cache; undefined for events that were never stored. */
     readonly seq?: number,
+    /** False for an event the cache never held (`Cache: no`, open, keepalive). */
+    readonly cached = true,
   ) {
     this.parsedHead = head;
   }
 
   static of(message: Message, json: string, seq?: number): Outbound {
-    return new Outbound(headOf(message), json, seq);
+    return new Outbound(headOf(message), json, seq, seq !== undefined);
   }
 
   /**

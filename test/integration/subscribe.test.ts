@@ -33,7 +33,7 @@ describe('subscribe — stream formats', () => {
     stream.close();
   });
 
-  it('sse: open and keepalive carry event:, messages only data:', async () => {
+  it('sse: open and keepalive carry event:, messages only id: and data:', async () => {
     const stream = new SseStream(`${s.url}/fmt-sse/sse`);
     const res = await stream.response;
     assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
@@ -54,6 +54,7 @@ describe('subscribe — stream formats', () => {
     assert.match(await raw.next(), /^data: \{"id":"[a-zA-Z0-9]{12}","time":\d+,"event":"open","topic":"fmt-sse2"\}$/);
     assert.equal(await raw.next(), '');
     const { json } = await publish(`${s.url}/fmt-sse2`, 'x');
+    assert.equal(await raw.next(), `id: ${json.id as string}`);
     assert.equal(await raw.next(), `data: ${JSON.stringify(json)}`);
     assert.equal(await raw.next(), '');
     raw.close();
@@ -181,7 +182,7 @@ describe('subscribe — topics and replay', () => {
   it('poll works over sse, raw and ws', async () => {
     await publish(`${s.url}/poll-fmt`, 'cached one');
     const sse = await (await fetch(`${s.url}/poll-fmt/sse?poll=1`)).text();
-    assert.match(sse, /^data: \{.*"message":"cached one".*\}\n\n$/);
+    assert.match(sse, /^id: \w{12}\ndata: \{.*"message":"cached one".*\}\n\n$/);
     assert.equal(await (await fetch(`${s.url}/poll-fmt/raw?poll=1`)).text(), 'cached one\n');
     const ws = new WsStream(`${s.url}/poll-fmt/ws?poll=1`);
     assert.equal((await ws.next()).message, 'cached one');

@@ -105,6 +105,8 @@ export class LineStream {
 export interface SseEvent {
   event: string;
   data: string;
+  /** The event's `id:` field, when it has one. */
+  id?: string;
 }
 
 /** An EventSource-style parser over a LineStream: `event:` and `data:` fields, blank line ends an event. */
@@ -130,11 +132,12 @@ export class SseStream {
 
   async next(timeoutMs?: number): Promise<SseEvent> {
     let event = 'message';
+    let id: string | undefined;
     const data: string[] = [];
     for (;;) {
       const line = await this.lines.next(timeoutMs);
       if (line === '') {
-        if (data.length > 0) return { event, data: data.join('\n') };
+        if (data.length > 0) return { event, data: data.join('\n'), ...(id !== undefined && { id }) };
         continue;
       }
       const colon = line.indexOf(':');
@@ -142,6 +145,7 @@ export class SseStream {
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
       if (field === 'event') event = value;
       else if (field === 'data') data.push(value);
+      else if (field === 'id') id = value;
     }
   }
 

@@ -1,12 +1,24 @@
 import type { Outbound, WireFormat } from '../../model/outbound.js';
 import type { Replayed } from '../../model/replayed.js';
 
+/** Events a topic's cache holds, and so a replay can resume after. */
+const resumable: ReadonlySet<string> = new Set(['message', 'message_delete', 'message_clear']);
+
+/**
+ * An `id:` line for an event a reconnecting `EventSource` can resume after (it sends the
+ * last id it saw as `Last-Event-ID`). An uncached message has none: resuming after its id
+ * would name a message the cache never held, so the browser keeps the previous one.
+ */
+function sseId(e: Outbound): string {
+  return e.cached && resumable.has(e.head.event) ? `id: ${e.head.id}\n` : '';
+}
+
 /** The text of one event's frame in each stream format (a frame is this text's UTF-8). */
 const texts = {
   /** One JSON object per line. */
   json: (e: Outbound) => `${e.json}\n`,
-  /** Message events carry only `data:`, so a browser's onmessage sees them; others name their event. */
-  sse: (e: Outbound) => (e.head.event === 'message' ? `data: ${e.json}\n\n` : `event: ${e.head.event}\ndata: ${e.json}\n\n`),
+  /** Message events carry no `event:` line, so a browser's onmessage sees them; others name their event. */
+  sse: (e: Outbound) => `${sseId(e)}${e.head.event === 'message' ? '' : `event: ${e.head.event}\n`}data: ${e.json}\n\n`,
   /** Only the body, on one line; every other event is an empty line. */
   raw: (e: Outbound) => (e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : '\n'),
 } as const;

@@ -18,10 +18,18 @@ export function parseSubscribe(req: RequestInfo): SubscribeParams {
   const poll = boolParam(req, 'poll', false);
   return {
     poll,
-    since: parseSince(param(req, 'since'), poll),
+    since: parseSince(param(req, 'since') || lastEventId(req), poll),
     scheduled: boolParam(req, 'scheduled', false),
     filter: parseFilter(req),
   };
+}
+
+/**
+ * The id of the last event a reconnecting `EventSource` saw (the SSE frames' `id:` lines):
+ * it resumes after that message, as `since=<id>` does; an explicit `since` wins.
+ */
+function lastEventId(req: RequestInfo): string {
+  return req.headers.get('last-event-id')?.trim() ?? '';
 }
 
 /** ntfy's parseSince: keywords, then a message id, a Unix time, or a duration back from now. */
