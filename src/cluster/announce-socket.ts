@@ -1,9 +1,7 @@
-import { onRefusal, type ServerContext } from '../transports/context.js';
+import type { ServerContext } from '../transports/context.js';
 import { errors } from '../model/errors.js';
-import { headersTooLarge } from '../transports/http/header-limit.js';
-import { snapshot } from '../transports/http/request.js';
-import { Exchange } from '../transports/http/respond.js';
 import type { TemplatedApp, WebSocket } from '../transports/http/uws.js';
+import { beginUpgrade } from '../transports/http/ws-upgrade.js';
 import type { Added, CacheEntry } from '../store/message-cache.js';
 import type { PeerStore } from '../store/peer-store.js';
 import { forwardedEntries, isForward, parseFrame, type Reply } from './frames.js';
@@ -56,12 +54,10 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
     idleTimeout: 60,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
-      const info = snapshot(req, res);
-      const ex = new Exchange(res, onRefusal(ctx, info));
-      if (headersTooLarge(info, ctx.config.messageSizeLimit)) return ex.error(errors.headerFieldsTooLarge);
-      if (!secretMatches(info.headers.get(secretHeader) ?? '', secret)) return ex.error(errors.unauthorized);
-      const upgrade = ['sec-websocket-key', 'sec-websocket-protocol', 'sec-websocket-extensions'].map((h) => req.getHeader(h)) as [string, string, string];
-      res.cork(() => res.upgrade<LinkData>({ state: { closed: false } }, ...upgrade, context));
+      const upgrade = beginUpgrade(ctx, res, req);
+      if (!upgrade) return;
+      if (!secretMatches(upgrade.info.headers.get(secretHeader) ?? '', secret)) return upgrade.ex.error(errors.unauthorized);
+      res.cork(() => res.upgrade<LinkData>({ state: { closed: false } }, ...upgrade.headers, context));
     },
     open: (ws) => void links.add(ws),
     message: (ws, data, isBinary) => {

@@ -1,12 +1,9 @@
 import { map, share, type Subscription } from 'rxjs';
 import type { Metrics } from '../metrics/metrics.js';
-import { onRefusal, type ServerContext } from '../transports/context.js';
-import { errors } from '../model/errors.js';
+import type { ServerContext } from '../transports/context.js';
 import { Gate, runGuards } from '../transports/guards/guard.js';
-import { headersTooLarge } from '../transports/http/header-limit.js';
-import { snapshot } from '../transports/http/request.js';
-import { Exchange } from '../transports/http/respond.js';
 import type { TemplatedApp, WebSocket } from '../transports/http/uws.js';
+import { beginUpgrade } from '../transports/http/ws-upgrade.js';
 import { watcherGuards } from './admission.js';
 import { encodeFrame } from './frame.js';
 import { liveFrames, type FrameOptions } from './frames.js';
@@ -43,10 +40,9 @@ export function registerDashboardFeed(app: TemplatedApp, ctx: ServerContext, met
     idleTimeout: 60,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
-      const info = snapshot(req, res);
-      const ex = new Exchange(res, onRefusal(ctx, info));
-      if (headersTooLarge(info, ctx.config.messageSizeLimit)) return ex.error(errors.headerFieldsTooLarge);
-      const upgrade = ['sec-websocket-key', 'sec-websocket-protocol', 'sec-websocket-extensions'].map((h) => req.getHeader(h)) as [string, string, string];
+      const begun = beginUpgrade(ctx, res, req);
+      if (!begun) return;
+      const { info, ex, headers: upgrade } = begun;
       const accept = (): void => {
         if (ex.aborted) return;
         res.cork(() => res.upgrade<WatcherData>({}, ...upgrade, context));
