@@ -1,6 +1,7 @@
 /** ntfy's access model (user/types.go): roles, permissions, and the anonymous user `*`. */
 import { randomBytes } from 'node:crypto';
 import type { Prefs, Tier } from './account.js';
+import type { TokenScope } from './token-scope.js';
 
 export type Role = 'admin' | 'user';
 
@@ -25,6 +26,8 @@ export interface User {
   provisioned: boolean;
   /** The token this request authenticated with, if it used one (ntfy's User.Token). */
   token?: string;
+  /** That token's scopes, when it is limited to some topics (model/token-scope.ts). */
+  scopes?: readonly TokenScope[];
 }
 
 /** One access entry: a topic or a pattern with `*` wildcards, and what it allows. */

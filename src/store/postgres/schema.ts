@@ -5,6 +5,7 @@ import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
+import { tokenScopesSchema } from './auth/tokens.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
 
@@ -19,10 +20,13 @@ import { webPushSchema } from './webpush-store.js';
  * `live_events` holds the `Cache: no` messages at their positions in the log, for the
  * other nodes' live feeds (live-feed.ts), which forget them after a minute.
  */
-const schemaVersion = 2;
+/**
+ * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens.
+ */
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema];
 
-/** Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses and magic links (ntfy 2.25). */
-const migrations: readonly string[] = [emailsSchema];
+const schemaVersion = migrations.length + 1;
 
 const createSchema = `
   CREATE TABLE schema_version (id int PRIMARY KEY, version int NOT NULL);
@@ -71,7 +75,7 @@ export async function openSchema(pool: pg.Pool, shards = 0): Promise<number> {
       await client.query(spendLedgerSchema);
       await client.query(attachmentsSchema);
       await client.query(authSchema);
-      await client.query(emailsSchema);
+      for (const step of migrations) await client.query(step);
       await client.query('INSERT INTO log_positions (log, last) SELECT log, 0 FROM generate_series(0, $1 - 1) AS log', [shards || defaultShards]);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
     } else if (version < schemaVersion) {

@@ -155,6 +155,22 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       assert.deepEqual((await s.tokens('phil')).map((k) => k.token), [forever.token]);
     });
 
+    it('keeps a token\'s scopes: listed with it, and on the user it authenticates', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      const scopes = [{ topic: 'deploys', permission: { read: false, write: true } }, { topic: 'logs-*', permission: { read: true, write: false } }];
+      const scoped = { ...token(0), label: 'ci', scopes };
+      const plain = token(0);
+      await s.addToken('phil', scoped);
+      await s.addToken('phil', plain);
+      const listed = await s.tokens('phil');
+      assert.deepEqual(listed.find((t) => t.token === scoped.token), { ...scoped, provisioned: false });
+      assert.equal(listed.find((t) => t.token === plain.token)?.scopes, undefined);
+      assert.deepEqual((await s.userByToken(scoped.token))?.scopes, scopes);
+      assert.equal((await s.userByToken(plain.token))?.scopes, undefined);
+      assert.deepEqual((await s.changeToken('phil', scoped.token, { label: 'deploy' }))?.scopes, scopes, 'a change keeps the scopes');
+    });
+
     it('keeps each user\'s verified phone numbers in text order, once each; they go with the user', async () => {
       const s = await store();
       await s.addUser('phil', '$hash', 'user');

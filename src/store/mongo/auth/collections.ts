@@ -66,6 +66,8 @@ export interface TokenDoc {
   lastAccess: number;
   lastOrigin: string;
   provisioned: boolean;
+  /** What a topic-scoped token is limited to, as JSON (model/token-scope.ts); absent for an unscoped one. */
+  scopes?: string;
   /** When it was added, for "among equal expiries the older goes" (ordered within a process, by second across). */
   added: ObjectId;
 }
