@@ -183,6 +183,30 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     await page.close();
   });
 
+  it('creates a topic-scoped token on the account page: listed with its scopes, it publishes only there; a bad word shows the error', async () => {
+    const page = await openApp('login');
+    await page.locator('input[name=username]').fill('admin');
+    await page.locator('input[name=password]').fill(adminPassword);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'admin (admin)' }).waitFor();
+
+    const tokens = page.getByRole('region', { name: 'Access tokens' });
+    await tokens.getByLabel('Token label').fill('bad scope');
+    await tokens.getByLabel('Token scopes').fill('deploys:sometimes');
+    await tokens.getByRole('button', { name: 'Create token' }).click();
+    await tokens.getByText('incorrect permission string').waitFor();
+    await tokens.getByLabel('Token label').fill('deploy job');
+    await tokens.getByLabel('Token scopes').fill('deploys:wo, logs-*:ro');
+    await tokens.getByRole('button', { name: 'Create token' }).click();
+    const row = tokens.locator('tr', { hasText: 'deploy job' });
+    await row.getByText('deploys (write-only), logs-* (read-only)').waitFor();
+    const created = await row.locator('code.token').innerText();
+    assert.equal((await publish(`${s.url}/deploys`, 'v2 out', { Authorization: `Bearer ${created}` })).status, 200);
+    assert.equal((await publish(`${s.url}/elsewhere`, 'no', { Authorization: `Bearer ${created}` })).status, 403, 'an admin token scoped to deploys');
+    assert.equal(await tokens.locator('tr', { hasText: 'bad scope' }).count(), 0);
+    await page.close();
+  });
+
   it('changes the password, then deletes the account', async () => {
     const basic = (password: string): Record<string, string> => ({ Authorization: `Basic ${Buffer.from(`carol:${password}`).toString('base64')}` });
     assert.equal((await fetch(`${s.url}/v1/account`, { method: 'POST', body: JSON.stringify({ username: 'carol', password: 'first-pass' }) })).status, 200);
