@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import type { Json } from '../support/clients.js';
-import { apiCall, statusAndCode } from '../support/account-api.js';
+import { apiCall, basic, statusAndCode } from '../support/account-api.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** Topic-scoped tokens (issue 38, item 4): made through the account API, used on topics. */
 
 const hash = bcrypt.hashSync('secret', 4);
-const basic = (user: string): string => `Basic ${Buffer.from(`${user}:secret`).toString('base64')}`;
 const forbidden = { code: 40301, http: 403, error: 'forbidden', link: 'https://ntfy.sh/docs/publish/#authentication' };
 
 let s: TestServer;

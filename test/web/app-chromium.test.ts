@@ -157,13 +157,18 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     await page.close();
   });
 
-  it('logs in, creates a token and reserves a topic through the account page', async () => {
+  /** The account page, logged in as the admin through the login form. */
+  async function adminAccountPage(): Promise<Page> {
     const page = await openApp('login');
     await page.locator('input[name=username]').fill('admin');
     await page.locator('input[name=password]').fill(adminPassword);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'admin (admin)' }).waitFor();
+    return page;
+  }
 
+  it('logs in, creates a token and reserves a topic through the account page', async () => {
+    const page = await adminAccountPage();
     const tokens = page.getByRole('region', { name: 'Access tokens' });
     await tokens.getByLabel('Token label').fill('backup script');
     await tokens.getByRole('button', { name: 'Create token' }).click();
@@ -184,12 +189,7 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
   });
 
   it('creates a topic-scoped token on the account page: listed with its scopes, it publishes only there; a bad word shows the error', async () => {
-    const page = await openApp('login');
-    await page.locator('input[name=username]').fill('admin');
-    await page.locator('input[name=password]').fill(adminPassword);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'admin (admin)' }).waitFor();
-
+    const page = await adminAccountPage();
     const tokens = page.getByRole('region', { name: 'Access tokens' });
     await tokens.getByLabel('Token label').fill('bad scope');
     await tokens.getByLabel('Token scopes').fill('deploys:sometimes');
