@@ -19,6 +19,7 @@ before(async () => {
     'auth-users': [`admin:${hash}:admin`, `phil:${hash}:user`],
     'auth-access': ['phil:deploys*:rw', 'phil:builds:rw'],
     'visitor-auth-failure-limit-burst': 100,
+    'monitor-file': join(tempDir(), 'monitor.db'),
   });
 });
 after(() => s.server.close());
@@ -90,6 +91,26 @@ describe('token scopes — what a scoped token may do', () => {
     assert.equal(plain.scopes, undefined);
     const [, again] = await call('GET', '/v1/account', basic('phil'));
     assert.equal((again.tokens as Json[]).find((t) => t.token === plain.token)?.scopes, undefined);
+  });
+});
+
+describe('token scopes — heartbeat monitors', () => {
+  it('a scoped token sees and pings only the monitors whose alert topic it may write', async () => {
+    // given two monitors of phil's, alerting on deploys and on builds, and a token scoped to deploys
+    for (const [key, topic] of [['deploy', 'deploys'], ['nightly', 'builds']]) {
+      assert.equal((await call('POST', '/v1/monitors', basic('phil'), { key, period: 300, grace: 60, alert_topic: topic }))[0], 200);
+    }
+    const token = `Bearer ${await scopedToken('phil', [{ topic: 'deploys', permission: 'wo' }])}`;
+    // then it lists and pings the deploys one only; the other is as good as another user's (40402)
+    const [, list] = await call('GET', '/v1/monitors', token);
+    assert.deepEqual((list.monitors as Json[]).map((m) => m.key), ['deploy']);
+    assert.equal((await call('POST', '/v1/heartbeat/deploy', token))[1].state, 'up');
+    for (const [method, path] of [['POST', '/v1/heartbeat/nightly'], ['GET', '/v1/monitors/nightly'], ['DELETE', '/v1/monitors/nightly'], ['PATCH', '/v1/monitors/nightly']]) {
+      assert.deepEqual(await statusAndCode(call(method as string, path as string, token, method === 'PATCH' ? { grace: 30 } : undefined)), [404, 40402], `${method} ${path}`);
+    }
+    assert.deepEqual(await call('POST', '/v1/monitors', token, { key: 'sneaky', period: 300, grace: 60, alert_topic: 'builds' }), [403, forbidden]);
+    const [, all] = await call('GET', '/v1/monitors', basic('phil'));
+    assert.deepEqual((all.monitors as Json[]).map((m) => [m.key, m.state]), [['deploy', 'up'], ['nightly', 'pending']]);
   });
 });
 
