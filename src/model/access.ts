@@ -13,6 +13,19 @@ export interface Permission {
 /** The user name of access entries that apply to everyone, anonymous visitors included. */
 export const everyone = '*';
 
+/**
+ * The built-in group of every logged-in user (issue 38): its entries apply to any user,
+ * never to anonymous visitors, and rank with the user's own by pattern length (the user's
+ * own first at equal length), before everyone's. `*` is no user-name character, so no user
+ * can be called this.
+ */
+export const authenticated = '*authenticated';
+
+/** Names access entries may have that are no user's: everyone, and every logged-in user. */
+export function isBuiltIn(name: string): boolean {
+  return name === everyone || name === authenticated;
+}
+
 export interface User {
   name: string;
   role: Role;

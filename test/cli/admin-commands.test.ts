@@ -166,6 +166,20 @@ describe('tocsin access', () => {
     ];
     for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
   });
+
+  it('--group authenticated grants, shows and resets the entries of every logged-in user', async () => {
+    const shown = (line: string): string[] => ['user *authenticated (role: group, tier: none)', line];
+    assert.deepEqual(await admin('access', ['--group', 'authenticated', 'team*', 'rw']), [0, ['granted read-write access to topic team*', '', ...shown('- read-write access to topic team*')]]);
+    assert.deepEqual(await inStore((s) => s.permission('ben', 'team-a')), { read: true, write: true });
+    assert.equal(await inStore((s) => s.permission('*', 'team-a')), undefined);
+    assert.deepEqual(await admin('access', ['-g', '*authenticated']), [0, shown('- read-write access to topic team*')]);
+    assert.deepEqual(await admin('access', ['--reset', '--group', 'authenticated', 'team*']), [0, ['reset access for user *authenticated and topic team*', '', ...shown('- no topic-specific permissions')]]);
+    const cases: [string[], string][] = [
+      [['--group', 'ops', 'team', 'rw'], "group ops does not exist: the one group is 'authenticated', every logged-in user"],
+      [['--group', 'authenticated', 'team', 'rw', 'extra'], "too many arguments, please check 'tocsin access --help' for usage details"],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
+  });
 });
 
 describe('tocsin token', () => {
