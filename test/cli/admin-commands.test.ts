@@ -173,6 +173,8 @@ describe('tocsin access', () => {
     assert.deepEqual(await inStore((s) => s.permission('ben', 'team-a')), { read: true, write: true });
     assert.equal(await inStore((s) => s.permission('*', 'team-a')), undefined);
     assert.deepEqual(await admin('access', ['-g', '*authenticated']), [0, shown('- read-write access to topic team*')]);
+    const all = (await admin('access', []))[1].join('\n');
+    assert.ok(all.includes(shown('- read-write access to topic team*').join('\n')), `listed with all users: ${all}`);
     assert.deepEqual(await admin('access', ['--reset', '--group', 'authenticated', 'team*']), [0, ['reset access for user *authenticated and topic team*', '', ...shown('- no topic-specific permissions')]]);
     const cases: [string[], string][] = [
       [['--group', 'ops', 'team', 'rw'], "group ops does not exist: the one group is 'authenticated', every logged-in user"],
