@@ -5,6 +5,7 @@ import { everyone, type Permission, type User } from '../model/access.js';
 import { AccessTable } from './access-table.js';
 import type { RateLimit } from '../config/schema.js';
 import { LruMap } from '../model/lru-map.js';
+import { scopesAllow } from '../model/token-scope.js';
 import { TokenBuckets } from '../model/token-buckets.js';
 import type { AuthStore } from '../store/auth-store.js';
 
@@ -129,8 +130,13 @@ export class AccessControl {
     return named && named.name !== owner.name ? [owner, named] : [owner];
   }
 
-  /** 40301 unless `user` (undefined: anonymous) may `want` every one of `topics`. */
+  /**
+   * 40301 unless `user` (undefined: anonymous) may `want` every one of `topics`. A
+   * topic-scoped token must allow it too, whoever its user, admins and the sync topic included.
+   */
   async authorize(user: User | undefined, topics: readonly string[], want: keyof Permission): Promise<void> {
+    const scopes = user?.scopes;
+    if (scopes && !topics.every((topic) => scopesAllow(scopes, topic, want))) throw errors.forbidden;
     if (user?.role === 'admin') return;
     for (const topic of topics) {
       // The account's sync topic is its own to read, whatever the default (ntfy's web app

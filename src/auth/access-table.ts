@@ -1,4 +1,4 @@
-import { everyone, topicPatternRegExp, type Permission } from '../model/access.js';
+import { authenticated, everyone, topicPatternRegExp, type Permission } from '../model/access.js';
 import type { AccessEntry, AuthStore } from '../store/auth-store.js';
 
 /** One entry as the table matches it: its pattern's length decides between matches, then write over read. */
@@ -31,8 +31,9 @@ const moreSpecific = (a: Rule, b: Rule): number => b.length - a.length || Number
  * entry stops counting within the same bound as without the table. The table is rebuilt
  * when the store hands over a different array, once per change.
  *
- * It decides as the store's `permission` does: the user's own entries before everyone's,
- * then the longest pattern, then write before read; `*` matches any run of characters,
+ * It decides as the store's `permission` does: the user's own entries (and the logged-in
+ * users' group's, `*authenticated`, ranked with them by length) before everyone's, then
+ * the longest pattern, then write before read; `*` matches any run of characters,
  * every other character itself, case-sensitively (ntfy 2.24). The property test holds it
  * to the SQLite store's answers.
  */
@@ -46,7 +47,12 @@ export class AccessTable {
     const entries = await this.store.accessEntries();
     if (this.built?.from !== entries) this.built = { from: entries, rules: rulesOf(entries) };
     const rules = this.built.rules;
-    return decide(rules.get(username), topic) ?? (username === everyone ? undefined : decide(rules.get(everyone), topic));
+    if (username === everyone) return decide(rules.get(everyone), topic)?.permission;
+    // The user's own and the logged-in users' group rank together by pattern, the user's own first at equal length.
+    const own = decide(rules.get(username), topic);
+    const group = decide(rules.get(authenticated), topic);
+    const first = own && group ? (group.length > own.length ? group : own) : (own ?? group);
+    return first?.permission ?? decide(rules.get(everyone), topic)?.permission;
   }
 }
 
@@ -64,12 +70,12 @@ function rulesOf(entries: readonly AccessEntry[]): Map<string, UserRules> {
 }
 
 /** The most specific of the exact entry and the patterns that match `topic`. */
-function decide(rules: UserRules | undefined, topic: string): Permission | undefined {
+function decide(rules: UserRules | undefined, topic: string): Rule | undefined {
   if (!rules) return undefined;
   const exact = rules.exact.get(topic);
   for (const rule of rules.patterns) {
     if (exact && moreSpecific(rule, exact) >= 0) break; // the patterns left rank below the exact entry
-    if (rule.pattern?.test(topic)) return rule.permission;
+    if (rule.pattern?.test(topic)) return rule;
   }
-  return exact?.permission;
+  return exact;
 }

@@ -1,4 +1,4 @@
-import { everyone, parsePermission, tokenPattern, topicPatternPattern, usernamePattern, type Role } from '../model/access.js';
+import { isBuiltIn, parsePermission, tokenPattern, topicPatternPattern, usernamePattern, type Role } from '../model/access.js';
 import type { AuthStore, Provisioning } from '../store/auth-store.js';
 
 export interface ProvisioningLines {
@@ -23,7 +23,7 @@ export async function provision(store: AuthStore, lines: ProvisioningLines): Pro
   const tokens = lines.tokens.map(parseToken);
   const roles = new Map(users.map((u) => [u.name, u.role]));
   for (const g of grants) {
-    if (g.user !== everyone && !roles.has(g.user)) throw new Error(`user ${g.user} is not a provisioned user, refusing to add ACL entry`);
+    if (!isBuiltIn(g.user) && !roles.has(g.user)) throw new Error(`user ${g.user} is not a provisioned user, refusing to add ACL entry`);
     if (roles.get(g.user) === 'admin') throw new Error(`adding access control entries is not allowed for admin roles for user ${g.user}`);
   }
   for (const t of tokens) {
@@ -50,7 +50,7 @@ function parseUser(line: string): { name: string; hash: string; role: Role } {
 function parseAccess(line: string): Provisioning['grants'][number] {
   const [user, topic, word] = three('auth-access', line);
   const permission = parsePermission(word);
-  if (user !== everyone && !usernamePattern.test(user)) throw new Error(`invalid auth-access entry ${JSON.stringify(line)}: bad user name`);
+  if (!isBuiltIn(user) && !usernamePattern.test(user)) throw new Error(`invalid auth-access entry ${JSON.stringify(line)}: bad user name`);
   if (!topicPatternPattern.test(topic)) throw new Error(`invalid auth-access entry ${JSON.stringify(line)}: bad topic pattern`);
   if (!permission) throw new Error(`invalid auth-access entry ${JSON.stringify(line)}: permission must be read-write, read-only, write-only or deny-all`);
   return { user, topic, permission };

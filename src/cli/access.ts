@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { everyone, parsePermission, permissionName, topicPatternPattern } from '../model/access.js';
+import { authenticated, everyone, isBuiltIn, parsePermission, permissionName, topicPatternPattern } from '../model/access.js';
 import { adminAction, allUsers, existingUser, fail, say, showUsers, userArg, withAuthOptions, type AuthAdmin } from './auth-admin.js';
 
 const grantedLine: Record<string, string> = {
@@ -9,7 +9,10 @@ const grantedLine: Record<string, string> = {
   'deny-all': 'revoked all access to topic',
 };
 
-/** `tocsin access [USER [TOPIC PERMISSION]]`, `tocsin access --reset [USER [TOPIC]]` (ntfy's cmd/access.go). */
+/**
+ * `tocsin access [USER [TOPIC PERMISSION]]`, `tocsin access --reset [USER [TOPIC]]` (ntfy's
+ * cmd/access.go); with `--group authenticated`, the same for every logged-in user's entries.
+ */
 export function registerAccess(program: Command): void {
   withAuthOptions(program.command('access'))
     .description('Grant/revoke access to a topic, or show access')
@@ -19,9 +22,13 @@ export function registerAccess(program: Command): void {
     .argument('[permission]')
     .argument('[extra...]')
     .option('-r, --reset', 'reset access for user (and topic)')
+    .option('-g, --group <group>', "a group's access instead of a user's: 'authenticated', every logged-in user")
     .action(
-      adminAction(async (admin, username: string | undefined, topic: string | undefined, permission: string | undefined, extra: string[], _options, command: Command) => {
-        if (extra.length > 0) fail("too many arguments, please check 'tocsin access --help' for usage details");
+      adminAction(async (admin, first: string | undefined, second: string | undefined, third: string | undefined, extra: string[], _options, command: Command) => {
+        const group = command.opts<{ group?: string }>().group;
+        // With --group the arguments are TOPIC [PERMISSION]: the group takes the user's place.
+        const [username, topic, permission] = group === undefined ? [first, second, third] : [groupArg(group), first, second];
+        if (extra.length > 0 || (group !== undefined && third !== undefined)) fail("too many arguments, please check 'tocsin access --help' for usage details");
         const user = userArg(username);
         if (command.opts().reset) {
           if (permission !== undefined) fail("too many arguments, please check 'tocsin access --help' for usage details");
@@ -41,7 +48,7 @@ async function grant(admin: AuthAdmin, username: string, topic: string, word: st
   if (!permission) fail('permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)');
   if (!topicPatternPattern.test(topic)) fail(`invalid topic or topic pattern ${topic}: letters, digits, - and _ and * only, up to 64`);
   const store = await admin.store();
-  if (username !== everyone) {
+  if (!isBuiltIn(username)) {
     const user = await existingUser(store, username);
     if (user.role === 'admin') fail(`user ${username} is an admin user, access control entries have no effect`);
   }
@@ -59,7 +66,7 @@ async function reset(admin: AuthAdmin, username: string | undefined, topic: stri
     return;
   }
   // ntfy resets first and only then finds the user missing; checking first avoids a "reset" line for nobody.
-  if (username !== everyone) await existingUser(store, username);
+  if (!isBuiltIn(username)) await existingUser(store, username);
   await store.resetAccess(username, topic);
   say(topic === undefined ? `reset access for user ${username}` : `reset access for user ${username} and topic ${topic}`);
   say();
@@ -73,5 +80,12 @@ async function show(admin: AuthAdmin, username: string | undefined): Promise<voi
 
 async function showUser(admin: AuthAdmin, username: string): Promise<void> {
   if (username === everyone) return showUsers(admin, [{ name: everyone, role: 'anonymous' }]);
+  if (username === authenticated) return showUsers(admin, [{ name: authenticated, role: 'group' }]);
   return showUsers(admin, [await existingUser(await admin.store(), username)]);
+}
+
+/** A `--group` name: only the built-in group of every logged-in user exists so far. */
+function groupArg(name: string): string {
+  if (name === 'authenticated' || name === authenticated) return authenticated;
+  fail(`group ${name} does not exist: the one group is 'authenticated', every logged-in user`);
 }

@@ -91,7 +91,7 @@ export const settings = {
     doc: 'Access to topics no entry covers, for anonymous visitors and users alike',
   },
   'auth-users': { secret: true, kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
-  'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone)' },
+  'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone, *authenticated for every logged-in user)' },
   'auth-tokens': { secret: true, kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
   'auth-access-cache': {
     kind: 'bool',

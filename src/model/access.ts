@@ -1,6 +1,7 @@
 /** ntfy's access model (user/types.go): roles, permissions, and the anonymous user `*`. */
 import { randomBytes } from 'node:crypto';
 import type { Prefs, Tier } from './account.js';
+import type { TokenScope } from './token-scope.js';
 
 export type Role = 'admin' | 'user';
 
@@ -11,6 +12,19 @@ export interface Permission {
 
 /** The user name of access entries that apply to everyone, anonymous visitors included. */
 export const everyone = '*';
+
+/**
+ * The built-in group of every logged-in user (issue 38): its entries apply to any user,
+ * never to anonymous visitors, and rank with the user's own by pattern length (the user's
+ * own first at equal length), before everyone's. `*` is no user-name character, so no user
+ * can be called this.
+ */
+export const authenticated = '*authenticated';
+
+/** Names access entries may have that are no user's: everyone, and every logged-in user. */
+export function isBuiltIn(name: string): boolean {
+  return name === everyone || name === authenticated;
+}
 
 export interface User {
   name: string;
@@ -25,6 +39,8 @@ export interface User {
   provisioned: boolean;
   /** The token this request authenticated with, if it used one (ntfy's User.Token). */
   token?: string;
+  /** That token's scopes, when it is limited to some topics (model/token-scope.ts). */
+  scopes?: readonly TokenScope[];
 }
 
 /** One access entry: a topic or a pattern with `*` wildcards, and what it allows. */

@@ -1,5 +1,6 @@
 import type { Grant, Permission, Role, User } from '../model/access.js';
 import type { Prefs, Reservation, Tier } from '../model/account.js';
+import type { TokenScope } from '../model/token-scope.js';
 
 export interface Token {
   token: string;
@@ -11,6 +12,8 @@ export interface Token {
   lastOrigin: string;
   /** Made from server.yml (`auth-tokens`): changed only there. */
   provisioned?: boolean;
+  /** What the token is limited to (model/token-scope.ts); none: all its user may do. Fixed when made. */
+  scopes?: TokenScope[];
 }
 
 /** An e-mail address of an account (ntfy 2.25): verified (at most one of them primary), or waiting for its link to be followed. */
@@ -89,7 +92,7 @@ export interface AuthStore {
    */
   readonly staleReadBoundMs: number;
   user(name: string): Promise<User | undefined>;
-  /** The owner of an unexpired token. */
+  /** The owner of an unexpired token, with the token's `scopes` when it has any. */
   userByToken(token: string): Promise<User | undefined>;
   touchToken(token: string, when: number, origin: string): Promise<void>;
   /**

@@ -1,8 +1,9 @@
 import type { User } from '../model/access.js';
 import { errors } from '../model/errors.js';
-import { defaultAlertPriority, monitorBounds, monitorJson, monitorKeyPattern, type MonitorSettings } from '../monitors/monitor.js';
+import { defaultAlertPriority, monitorBounds, monitorJson, monitorKeyPattern, type Monitor, type MonitorSettings } from '../monitors/monitor.js';
 import type { Monitors } from '../monitors/monitors.js';
 import { nowSeconds } from '../model/message.js';
+import { scopesAllow } from '../model/token-scope.js';
 import { MonitorExists, TooManyMonitors } from '../store/monitor-store.js';
 import type { ServerContext } from './context.js';
 import { authenticate } from './guards/auth.js';
@@ -17,13 +18,14 @@ import { namePattern } from './publish/parse.js';
  * The heartbeat monitors API (ntfy's server_monitor.go): every route needs monitor-file
  * (40066) and a user (40101); a user sees and pings only their own monitors, so another
  * user's key is 40402, not 40301. An alert topic must be one the user may write (40301),
- * checked here and again at each alert.
+ * checked here and again at each alert. A topic-scoped token works only on monitors whose
+ * alert topic it may write (inScope).
  */
 
 /** GET /v1/monitors: the user's monitors, by key. */
 export async function listMonitors(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const { monitors, user } = await monitorRequest(ctx, req);
-  ex.json({ monitors: (await monitors.store.list(user.name)).map(monitorJson) });
+  ex.json({ monitors: (await monitors.store.list(user.name)).filter((m) => inScope(user, m)).map(monitorJson) });
 }
 
 /** POST /v1/monitors: a new monitor, `pending` until its first heartbeat. */
@@ -48,7 +50,9 @@ export async function addMonitor(ctx: ServerContext, ex: Exchange, req: RequestI
 /** GET /v1/monitors/<key>. */
 export async function getMonitor(ctx: ServerContext, ex: Exchange, req: RequestInfo, [key]: string[]): Promise<void> {
   const { monitors, user } = await monitorRequest(ctx, req);
-  ex.json(monitorJson(found(await monitors.store.get(user.name, key as string))));
+  const monitor = found(await monitors.store.get(user.name, key as string));
+  if (!inScope(user, monitor)) throw errors.monitorNotFound;
+  ex.json(monitorJson(monitor));
 }
 
 /** PATCH /v1/monitors/<key>: changes the settings the body names (Tocsin's; ntfy's prototype has no update). */
@@ -57,12 +61,14 @@ export async function updateMonitor(ctx: ServerContext, ex: Exchange, req: Reque
   const { monitors, user } = await monitorRequest(ctx, req);
   const settings = settingsOf(ctx, await bodyOf(body), false);
   if (settings.alertTopic !== undefined) await ctx.access?.authorize(user, [settings.alertTopic], 'write');
+  await mustBeInScope(monitors, user, key as string);
   ex.json(monitorJson(found(await monitors.store.update(user.name, key as string, settings))));
 }
 
 /** DELETE /v1/monitors/<key>: answers `{"ok":true}`, as ntfy. */
 export async function deleteMonitor(ctx: ServerContext, ex: Exchange, req: RequestInfo, [key]: string[]): Promise<void> {
   const { monitors, user } = await monitorRequest(ctx, req);
+  await mustBeInScope(monitors, user, key as string);
   if ((await monitors.store.remove(user.name, key as string)) === 0) throw errors.monitorNotFound;
   ex.json({ ok: true });
 }
@@ -73,6 +79,7 @@ export async function deleteMonitor(ctx: ServerContext, ex: Exchange, req: Reque
  */
 export async function heartbeat(ctx: ServerContext, ex: Exchange, req: RequestInfo, [key]: string[]): Promise<void> {
   const { monitors, user } = await monitorRequest(ctx, req);
+  await mustBeInScope(monitors, user, key as string);
   const beat = await monitors.store.heartbeat(user.name, key as string, nowSeconds());
   if (beat === undefined) throw errors.monitorNotFound;
   const { monitor, previous } = beat;
@@ -87,6 +94,19 @@ async function monitorRequest(ctx: ServerContext, req: RequestInfo): Promise<{ m
   await runGuards([authenticate, requestRate('own')], gate);
   if (!gate.user) throw errors.unauthorized;
   return { monitors: ctx.monitors, user: gate.user };
+}
+
+/**
+ * A topic-scoped token sees and acts on only the monitors whose alert topic its scopes let
+ * it write: a CI job's token pings its own monitor, and cannot silence another by pinging it.
+ */
+function inScope(user: User, monitor: Monitor): boolean {
+  return !user.scopes || scopesAllow(user.scopes, monitor.alertTopic, 'write');
+}
+
+/** 40402 for a scoped token and a monitor outside its scopes (as for another user's key). */
+async function mustBeInScope(monitors: Monitors, user: User, key: string): Promise<void> {
+  if (user.scopes && !inScope(user, found(await monitors.store.get(user.name, key)))) throw errors.monitorNotFound;
 }
 
 function found<T>(monitor: T | undefined): T {

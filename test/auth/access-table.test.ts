@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AccessTable } from '../../src/auth/access-table.js';
-import type { Permission } from '../../src/model/access.js';
+import { authenticated, type Permission } from '../../src/model/access.js';
 import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import { tempDir } from '../support/server.js';
 
@@ -25,7 +25,7 @@ describe('access table (auth-access-cache)', () => {
   it('property: decides every (user, topic) as the store\'s permission query does', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ user: fc.constantFrom(...users), topic: pattern, write: fc.boolean() }), { minLength: 4, maxLength: 16 }),
+        fc.array(fc.record({ user: fc.constantFrom(...users, authenticated), topic: pattern, write: fc.boolean() }), { minLength: 4, maxLength: 16 }),
         fc.array(fc.record({ user: fc.constantFrom(...users), topic: name }), { minLength: 1, maxLength: 8 }),
         // Per case, what read goes with write: entries of one write flag grant alike, so the
         // store's ORDER BY ... write DESC LIMIT 1 never picks between two of different effect.

@@ -166,6 +166,22 @@ describe('tocsin access', () => {
     ];
     for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
   });
+
+  it('--group authenticated grants, shows and resets the entries of every logged-in user', async () => {
+    const shown = (line: string): string[] => ['user *authenticated (role: group, tier: none)', line];
+    assert.deepEqual(await admin('access', ['--group', 'authenticated', 'team*', 'rw']), [0, ['granted read-write access to topic team*', '', ...shown('- read-write access to topic team*')]]);
+    assert.deepEqual(await inStore((s) => s.permission('ben', 'team-a')), { read: true, write: true });
+    assert.equal(await inStore((s) => s.permission('*', 'team-a')), undefined);
+    assert.deepEqual(await admin('access', ['-g', '*authenticated']), [0, shown('- read-write access to topic team*')]);
+    const all = (await admin('access', []))[1].join('\n');
+    assert.ok(all.includes(shown('- read-write access to topic team*').join('\n')), `listed with all users: ${all}`);
+    assert.deepEqual(await admin('access', ['--reset', '--group', 'authenticated', 'team*']), [0, ['reset access for user *authenticated and topic team*', '', ...shown('- no topic-specific permissions')]]);
+    const cases: [string[], string][] = [
+      [['--group', 'ops', 'team', 'rw'], "group ops does not exist: the one group is 'authenticated', every logged-in user"],
+      [['--group', 'authenticated', 'team', 'rw', 'extra'], "too many arguments, please check 'tocsin access --help' for usage details"],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
+  });
 });
 
 describe('tocsin token', () => {
@@ -195,8 +211,25 @@ describe('tocsin token', () => {
       [['add', '--expires=2020-01-01', 'ben'], 'invalid expiry "2020-01-01": use a duration (30d, 12h), a date or a Unix time'],
       [['remove', 'ben'], "username and token expected, type 'tocsin token remove --help' for help"],
       [['remove', 'ben', 'tk_nonononononononononononononon'], 'token tk_nonononononononononononononon for user ben does not exist'],
+      [['add', '--scope=deploys', 'ben'], 'invalid scope "deploys": use TOPIC:PERMISSION, e.g. deploys:write-only (invalid request: incorrect permission string)'],
+      [['add', '--scope=dep/loys:rw', 'ben'], 'invalid scope "dep/loys:rw": use TOPIC:PERMISSION, e.g. deploys:write-only (invalid request: topic invalid)'],
+      [['add', ...Array.from({ length: 17 }, (_, i) => `--scope=t${i}:rw`), 'ben'], 'at most 16 scopes per token'],
     ];
     for (const [args, message] of cases) assert.deepEqual(await admin('token', args), [1, [message]], args.join(' '));
+  });
+
+  it('adds a topic-scoped token with --scope, listed with its scopes', async () => {
+    const [code, [line]] = await admin('token', ['add', '--scope', 'deploys:wo', '-s', 'logs-*:ro', 'ben']);
+    assert.equal(code, 0);
+    const token = /^token (tk_[a-z0-9]{29}) created for user ben, never expires, limited to deploys \(write-only\), logs-\* \(read-only\)$/.exec(line as string)?.[1];
+    assert.ok(token, line);
+    assert.deepEqual((await inStore((s) => s.userByToken(token)))?.scopes, [
+      { topic: 'deploys', permission: { read: false, write: true } },
+      { topic: 'logs-*', permission: { read: true, write: false } },
+    ]);
+    const [, list] = await admin('token', ['list', 'ben']);
+    assert.match(list.find((l) => l.includes(token)) as string, /, limited to deploys \(write-only\), logs-\* \(read-only\)$/);
+    await admin('token', ['remove', 'ben', token]);
   });
 });
 

@@ -5,13 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import { tokenPattern } from '../../src/model/access.js';
 import { LineStream, type Json } from '../support/clients.js';
-import { apiCall, statusAndCode } from '../support/account-api.js';
+import { apiCall, basic, statusAndCode } from '../support/account-api.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
 
 /** The account API (ntfy's /v1/account and /v1/users), as its web app and mobile apps call it. */
 
 const hash = bcrypt.hashSync('secret', 4);
-const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 let s: TestServer;
 before(async () => {

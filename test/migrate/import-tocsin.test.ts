@@ -6,8 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadConfig, type RawValues } from '../../src/config/load.js';
 import { nowSeconds } from '../../src/model/message.js';
+import { readTocsinAuth } from '../../src/migrate/tocsin/auth-reader.js';
 import { importTocsin } from '../../src/migrate/tocsin/import.js';
 import { openStores } from '../../src/store/index.js';
+import { SqliteAuthStore } from '../../src/store/sqlite/auth-store.js';
 import type { WebPushRegistration } from '../../src/store/webpush-store.js';
 import { startTestServer, tempDir } from '../support/server.js';
 import { describeImportTocsinInto, sourceSummary } from './import-tocsin-cases.js';
@@ -153,5 +155,21 @@ describe('import tocsin — refusals: exit code 1 and the problem named, nothing
     refused(['--config', target, '--attachment-cache-dir', files.attachmentCacheDir], 'nothing to import: give --cache-file, --auth-file and/or --web-push-file');
     const targetFiles = loadConfig({ file: target, env: {}, flags: {} }).config;
     assert.deepEqual([targetFiles.cacheFile, targetFiles.authFile].map((f) => existsSync(f)), [false, false], 'nothing written');
+  });
+});
+
+describe('import tocsin — token scopes', () => {
+  it('a scoped token keeps its scopes, never its user’s full rights', async () => {
+    // given an auth-file with a scoped and an unscoped token
+    const file = join(tempDir(), 'auth.db');
+    const store = new SqliteAuthStore(file);
+    await store.addUser('ci', '$hash', 'user');
+    const scopes = [{ topic: 'deploys', permission: { read: false, write: true } }];
+    await store.addToken('ci', { token: 'tk_scopedscopedscopedscopedscope', label: 'ci', expires: 0, lastAccess: 0, lastOrigin: '', scopes });
+    await store.addToken('ci', { token: 'tk_plainplainplainplainplainplai', label: '', expires: 0, lastAccess: 0, lastOrigin: '' });
+    await store.close();
+    // when it is read for import, then the scoped one carries its scopes and the other none
+    const read = readTocsinAuth(file).tokens.map((t) => [t.token.token, t.token.scopes]);
+    assert.deepEqual(read, [['tk_scopedscopedscopedscopedscope', scopes], ['tk_plainplainplainplainplainplai', undefined]]);
   });
 });

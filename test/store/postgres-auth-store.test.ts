@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
+import { newToken } from '../../src/model/access.js';
 import { PostgresAuthStore } from '../../src/store/postgres/auth/store.js';
 import { readFailure } from '../../src/store/postgres/errors.js';
 import { openPool } from '../../src/store/postgres/pool.js';
@@ -41,18 +42,21 @@ describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
     }
   });
 
-  it('a database of schema version 1 gains the e-mail and magic-link tables (version 2) and the nodes\' registry (3) at its next open', async () => {
+  it('a database of schema version 1 gains the e-mail and magic-link tables (version 2), token scopes (3) and the nodes\' registry (4) at its next open', async () => {
     const { store, url } = await node();
     await store.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     after(() => client.end());
-    await client.query('DROP TABLE emails; DROP TABLE magic_links; DROP TABLE cluster_nodes; UPDATE schema_version SET version = 1');
+    await client.query('DROP TABLE emails; DROP TABLE magic_links; ALTER TABLE tokens DROP COLUMN scopes; DROP TABLE cluster_nodes; UPDATE schema_version SET version = 1');
     const reopened = await node(url);
     after(() => reopened.store.close());
-    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 3);
+    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 4);
     assert.equal((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM cluster_nodes')).rows[0]?.n, 0);
+    const scoped = { token: newToken(), label: '', expires: 0, lastAccess: 0, lastOrigin: '', scopes: [{ topic: 'deploys', permission: { read: false, write: true } }] };
     await reopened.store.addUser('phil', '$0', 'user');
+    await reopened.store.addToken('phil', scoped);
+    assert.deepEqual((await reopened.store.userByToken(scoped.token))?.scopes, scoped.scopes);
     await reopened.store.addMagicLink({ selector: 'sel1', hash: 'ab', kind: 'email-verify', username: 'phil', email: 'phil@example.com', expires: 2 ** 40 });
     assert.equal(await reopened.store.verifyEmail('sel1'), true);
     assert.deepEqual(await reopened.store.emails('phil'), [{ address: 'phil@example.com', primary: true, pending: false }]);

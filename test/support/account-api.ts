@@ -1,5 +1,8 @@
 import type { Json } from './clients.js';
 
+/** A Basic Authorization header's value. */
+export const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
 /** One request to the account API of the server at `base`: its status and JSON answer. */
 export async function apiCall(base: string, method: string, path: string, authorization?: string, body?: unknown, headers: Record<string, string> = {}): Promise<[number, Json]> {
   const res = await fetch(`${base}${path}`, {

@@ -157,13 +157,18 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     await page.close();
   });
 
-  it('logs in, creates a token and reserves a topic through the account page', async () => {
+  /** The account page, logged in as the admin through the login form. */
+  async function adminAccountPage(): Promise<Page> {
     const page = await openApp('login');
     await page.locator('input[name=username]').fill('admin');
     await page.locator('input[name=password]').fill(adminPassword);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'admin (admin)' }).waitFor();
+    return page;
+  }
 
+  it('logs in, creates a token and reserves a topic through the account page', async () => {
+    const page = await adminAccountPage();
     const tokens = page.getByRole('region', { name: 'Access tokens' });
     await tokens.getByLabel('Token label').fill('backup script');
     await tokens.getByRole('button', { name: 'Create token' }).click();
@@ -180,6 +185,25 @@ describe('web app in Chromium — accounts', { skip: noChromium }, () => {
     await reservations.getByText('Reserved ops').waitFor();
     assert.equal((await publish(`${s.url}/ops`, 'from nobody')).status, 403, 'everyone else may only read the reserved topic');
     assert.equal((await publish(`${s.url}/ops`, 'from admin', { Authorization: `Bearer ${created}` })).status, 200);
+    await page.close();
+  });
+
+  it('creates a topic-scoped token on the account page: listed with its scopes, it publishes only there; a bad word shows the error', async () => {
+    const page = await adminAccountPage();
+    const tokens = page.getByRole('region', { name: 'Access tokens' });
+    await tokens.getByLabel('Token label').fill('bad scope');
+    await tokens.getByLabel('Token scopes').fill('deploys:sometimes');
+    await tokens.getByRole('button', { name: 'Create token' }).click();
+    await tokens.getByText('incorrect permission string').waitFor();
+    await tokens.getByLabel('Token label').fill('deploy job');
+    await tokens.getByLabel('Token scopes').fill('deploys:wo, logs-*:ro');
+    await tokens.getByRole('button', { name: 'Create token' }).click();
+    const row = tokens.locator('tr', { hasText: 'deploy job' });
+    await row.getByText('deploys (write-only), logs-* (read-only)').waitFor();
+    const created = await row.locator('code.token').innerText();
+    assert.equal((await publish(`${s.url}/deploys`, 'v2 out', { Authorization: `Bearer ${created}` })).status, 200);
+    assert.equal((await publish(`${s.url}/elsewhere`, 'no', { Authorization: `Bearer ${created}` })).status, 403, 'an admin token scoped to deploys');
+    assert.equal(await tokens.locator('tr', { hasText: 'bad scope' }).count(), 0);
     await page.close();
   });
 

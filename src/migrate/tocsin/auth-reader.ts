@@ -1,5 +1,6 @@
 import { everyone, type Role } from '../../model/access.js';
 import type { Prefs } from '../../model/account.js';
+import { withScopes } from '../../model/token-scope.js';
 import { authSchemaVersion } from '../../store/sqlite/auth/schema.js';
 import { toTier, type TierRow } from '../../store/tier-row.js';
 import type { AuthRecords } from '../write-auth.js';
@@ -32,6 +33,7 @@ interface TokenRow {
   last_access: number;
   last_origin: string;
   provisioned: number;
+  scopes: string | null;
 }
 
 const provisioned = 'provisioned (server.yml makes them at the start)';
@@ -69,13 +71,15 @@ export function readTocsinAuth(file: string): AuthRecords {
       const others = access.find((o) => o.owner === a.owner && o.topic === a.topic && o.user === everyone);
       return { user: a.user, reservation: { topic: a.topic, everyone: others ? permission(others) : { read: false, write: false } } };
     });
-    const tokenRows = db.prepare('SELECT user, token, label, expires, last_access, last_origin, provisioned FROM tokens ORDER BY rowid').all() as TokenRow[];
+    const hasTable = (name: string): boolean => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    // Token scopes came with version 4; they go along, or a scoped token would be imported with its user's full rights.
+    const scopesColumn = hasTable('token_scopes') ? 'scopes FROM tokens LEFT JOIN token_scopes USING (token)' : 'NULL AS scopes FROM tokens';
+    const tokenRows = db.prepare(`SELECT user, token, label, expires, last_access, last_origin, provisioned, ${scopesColumn} ORDER BY tokens.rowid`).all() as TokenRow[];
     const tokens = tokenRows.filter((t) => t.provisioned === 0).map((t) => ({
-      user: t.user, token: { token: t.token, label: t.label, expires: t.expires, lastAccess: t.last_access, lastOrigin: t.last_origin },
+      user: t.user, token: withScopes({ token: t.token, label: t.label, expires: t.expires, lastAccess: t.last_access, lastOrigin: t.last_origin, scopes: t.scopes }),
     }));
     // Phone numbers came with the auth-file's schema version 2.
-    const hasPhones = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'phones'").get() !== undefined;
-    const phoneNumbers = hasPhones ? (db.prepare('SELECT user, number FROM phones ORDER BY user, number').all() as { user: string; number: string }[]) : [];
+    const phoneNumbers = hasTable('phones') ? (db.prepare('SELECT user, number FROM phones ORDER BY user, number').all() as { user: string; number: string }[]) : [];
     return {
       tiers: (db.prepare('SELECT * FROM tiers ORDER BY code').all() as TierRow[]).map(toTier),
       users,

@@ -5,6 +5,7 @@ import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
+import { tokenScopesSchema } from './auth/tokens.js';
 import { clusterNodesSchema } from './peer-registry.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
@@ -20,13 +21,14 @@ import { webPushSchema } from './webpush-store.js';
  * `live_events` holds the `Cache: no` messages at their positions in the log, for the
  * other nodes' live feeds (live-feed.ts), which forget them after a minute.
  */
-const schemaVersion = 3;
-
 /**
- * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses and
- * magic links (ntfy 2.25), 3 the nodes' registry (cluster-secret).
+ * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 the nodes' registry
+ * (cluster-secret).
  */
-const migrations: readonly string[] = [emailsSchema, clusterNodesSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, clusterNodesSchema];
+
+const schemaVersion = migrations.length + 1;
 
 const createSchema = `
   CREATE TABLE schema_version (id int PRIMARY KEY, version int NOT NULL);
@@ -75,8 +77,7 @@ export async function openSchema(pool: pg.Pool, shards = 0): Promise<number> {
       await client.query(spendLedgerSchema);
       await client.query(attachmentsSchema);
       await client.query(authSchema);
-      await client.query(emailsSchema);
-      await client.query(clusterNodesSchema);
+      for (const step of migrations) await client.query(step);
       await client.query('INSERT INTO log_positions (log, last) SELECT log, 0 FROM generate_series(0, $1 - 1) AS log', [shards || defaultShards]);
       await client.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [schemaVersion]);
     } else if (version < schemaVersion) {

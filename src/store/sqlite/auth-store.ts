@@ -1,4 +1,4 @@
-import { everyone, type Grant, type Permission, type Role, type User } from '../../model/access.js';
+import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
 import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../auth-store.js';
 import { Emails } from './auth/emails.js';
@@ -114,7 +114,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async allowAccess(username: string, topic: string, p: Permission): Promise<void> {
-    if (username !== everyone) this.userTable.mustExist(username);
+    if (!isBuiltIn(username)) this.userTable.mustExist(username);
     this.grantTable.put(username, topic, p, null);
   }
 

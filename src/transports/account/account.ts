@@ -3,6 +3,7 @@ import { bcryptCost, newToken, parsePermission, permissionName, usernamePattern,
 import type { AccountSubscription, Prefs } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
 import { nowSeconds } from '../../model/message.js';
+import { parseScopes, scopesJson, type TokenScope } from '../../model/token-scope.js';
 import type { Token } from '../../store/auth-store.js';
 import { attachmentOwner, clientAddressOf, visitorOf } from '../client.js';
 import type { ServerContext } from '../context.js';
@@ -111,12 +112,16 @@ export async function changePassword(ctx: ServerContext, ex: Exchange, req: Requ
   ex.json(success);
 }
 
-/** POST /v1/account/token: log in — a new token, by default for 72 hours. */
+/**
+ * POST /v1/account/token: log in — a new token, by default for 72 hours. With `scopes`
+ * (Tocsin's own, model/token-scope.ts) the token may do only what they allow.
+ */
 export async function createToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex, true);
   const user = await requireUser(ctx, req);
   const fields = await body;
-  const token = await addToken(ctx, req, user, optional(fields, 'label', 'string') ?? '', optional(fields, 'expires', 'number'));
+  const scopes = fields.scopes === undefined || fields.scopes === null ? undefined : parseScopes(fields.scopes);
+  const token = await addToken(ctx, req, user, optional(fields, 'label', 'string') ?? '', optional(fields, 'expires', 'number'), scopes);
   ex.json(tokenJson(token));
 }
 
@@ -136,13 +141,14 @@ export async function logIn(ctx: ServerContext, ex: Exchange, req: RequestInfo):
 }
 
 /** A new token of the user's, by default for 72 hours (ntfy's tokenExpiryDuration). */
-async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined): Promise<Token> {
+async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined, scopes?: TokenScope[]): Promise<Token> {
   const token: Token = {
     token: newToken(),
     label,
     expires: expires ?? nowSeconds() + tokenExpirySeconds,
     lastAccess: nowSeconds(),
     lastOrigin: clientAddressOf(ctx, req),
+    ...(scopes && { scopes }),
   };
   await accounts(ctx).store.addToken(user.name, token);
   await syncAccount(ctx, user);
@@ -284,7 +290,14 @@ function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** ntfy's apiAccountTokenResponse: empty and zero fields are left out. */
-function tokenJson(t: Token): Record<string, string | number> {
-  return { token: t.token, ...(t.label && { label: t.label }), ...(t.lastAccess && { last_access: t.lastAccess }), ...(t.lastOrigin && { last_origin: t.lastOrigin }), ...(t.expires && { expires: t.expires }) };
+/** ntfy's apiAccountTokenResponse: empty and zero fields are left out; `scopes` is Tocsin's own. */
+function tokenJson(t: Token): Record<string, unknown> {
+  return {
+    token: t.token,
+    ...(t.label && { label: t.label }),
+    ...(t.lastAccess && { last_access: t.lastAccess }),
+    ...(t.lastOrigin && { last_origin: t.lastOrigin }),
+    ...(t.expires && { expires: t.expires }),
+    ...(t.scopes && { scopes: scopesJson(t.scopes) }),
+  };
 }

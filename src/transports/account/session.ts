@@ -14,10 +14,14 @@ export function accounts(ctx: ServerContext): AccessControl {
   return ctx.access;
 }
 
-/** Who the request is; undefined for anonymous. */
+/**
+ * Who the request is; undefined for anonymous. A topic-scoped token is 40301 here: it is
+ * for topics only, and the account API could otherwise make it an unscoped token.
+ */
 export async function currentUser(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
   const user = await accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
   req.seen.user = user?.name;
+  if (user?.scopes) throw errors.forbidden;
   return user;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
+import { authenticated, newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
 import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type MagicLink, type Token } from '../../../src/store/auth-store.js';
 import { pro } from './auth-fixtures.js';
 import { closedAfter, type Open } from './instances.js';
@@ -153,6 +153,45 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       await s.addToken('phil', forever);
       await s.removeExpiredTokens(2000);
       assert.deepEqual((await s.tokens('phil')).map((k) => k.token), [forever.token]);
+    });
+
+    it('*authenticated entries apply to every user, never to anonymous; they rank with the user\'s own by length, before everyone\'s', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      const [ro, rw, none] = [{ read: true, write: false }, { read: true, write: true }, { read: false, write: false }];
+      await s.allowAccess(authenticated, 'team*', rw);
+      await s.allowAccess(authenticated, 'shared', ro);
+      await s.allowAccess('phil', 'team-secret', none);
+      await s.allowAccess('phil', 'shared', rw);
+      await s.allowAccess('phil', 't*', none);
+      await s.allowAccess('*', 'team*', ro);
+      await s.allowAccess('*', 'open', ro);
+      assert.deepEqual(await s.permission('phil', 'team-a'), rw, 'the group\'s longer pattern beats phil\'s shorter one');
+      assert.deepEqual(await s.permission('phil', 'team-secret'), none, 'phil\'s own longer entry beats the group\'s');
+      assert.deepEqual(await s.permission('phil', 'shared'), rw, 'at equal length phil\'s own entry first');
+      assert.deepEqual(await s.permission('phil', 'open'), ro, 'everyone\'s after');
+      assert.deepEqual(await s.permission('*', 'team-a'), ro, 'anonymous gets everyone\'s only');
+      assert.equal(await s.permission('*', 'shared'), undefined);
+      assert.deepEqual(await s.grants(authenticated), [{ topic: 'shared', permission: ro }, { topic: 'team*', permission: rw }]);
+      assert.deepEqual((await s.accessEntries()).filter((e) => e.user === authenticated).length, 2);
+      await s.resetAccess(authenticated, 'team*');
+      assert.deepEqual(await s.permission('phil', 'team-a'), none, 'phil\'s t* now decides');
+    });
+
+    it('keeps a token\'s scopes: listed with it, and on the user it authenticates', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      const scopes = [{ topic: 'deploys', permission: { read: false, write: true } }, { topic: 'logs-*', permission: { read: true, write: false } }];
+      const scoped = { ...token(0), label: 'ci', scopes };
+      const plain = token(0);
+      await s.addToken('phil', scoped);
+      await s.addToken('phil', plain);
+      const listed = await s.tokens('phil');
+      assert.deepEqual(listed.find((t) => t.token === scoped.token), { ...scoped, provisioned: false });
+      assert.equal(listed.find((t) => t.token === plain.token)?.scopes, undefined);
+      assert.deepEqual((await s.userByToken(scoped.token))?.scopes, scopes);
+      assert.equal((await s.userByToken(plain.token))?.scopes, undefined);
+      assert.deepEqual((await s.changeToken('phil', scoped.token, { label: 'deploy' }))?.scopes, scopes, 'a change keeps the scopes');
     });
 
     it('keeps each user\'s verified phone numbers in text order, once each; they go with the user', async () => {

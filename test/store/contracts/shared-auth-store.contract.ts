@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newToken } from '../../../src/model/access.js';
+import { authenticated, newToken } from '../../../src/model/access.js';
 import type { AuthStore, Token } from '../../../src/store/auth-store.js';
 import { pastStaleReadBound } from '../../support/stale-reads.js';
 import { pro } from './auth-fixtures.js';
@@ -33,6 +33,18 @@ const changes: Record<string, Change> = {
     after: undefined,
   },
   'a new grant': { read: (s) => s.permission('phil', 'alerts'), change: (s) => s.allowAccess('phil', 'alerts', rw), before: undefined, after: rw },
+  'a new grant to every logged-in user (*authenticated)': {
+    read: (s) => s.permission('phil', 'team'),
+    change: (s) => s.allowAccess(authenticated, 'team', rw),
+    before: undefined,
+    after: rw,
+  },
+  'a scoped token': {
+    read: async (s) => (await s.userByToken(tk))?.scopes,
+    change: (s) => s.addToken('phil', { ...philsToken, scopes: [{ topic: 'team', permission: rw }] }),
+    before: undefined,
+    after: [{ topic: 'team', permission: rw }],
+  },
   'a grant removal': {
     given: (s) => s.allowAccess('*', 'news', rw),
     read: (s) => s.permission('phil', 'news'),

@@ -9,7 +9,7 @@ export interface Account {
   role: string;
   subscriptions?: { base_url: string; topic: string }[];
   reservations?: { topic: string; everyone: string }[];
-  tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string }[];
+  tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string; scopes?: TokenScope[] }[];
   emails?: { address: string; primary?: boolean; pending?: boolean }[];
   limits?: { reservations?: number; messages?: number; attachment_file_size?: number };
   stats?: { messages?: number; reservations?: number };
@@ -51,4 +51,20 @@ export async function logOut(): Promise<void> {
     session.set(null);
     account.set(undefined);
   }
+}
+
+/** What a topic-scoped token may do on one topic or pattern (Tocsin's own; the server checks the words). */
+export interface TokenScope {
+  topic: string;
+  permission: string;
+}
+
+/** `deploys:wo, logs-*:ro` as scopes; undefined when blank (a token with all its user's rights). */
+export function scopesOf(text: string): TokenScope[] | undefined {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) return undefined;
+  return parts.map((p) => {
+    const colon = p.lastIndexOf(':');
+    return colon < 0 ? { topic: p, permission: '' } : { topic: p.slice(0, colon).trim(), permission: p.slice(colon + 1).trim() };
+  });
 }

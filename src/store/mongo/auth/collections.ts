@@ -39,6 +39,9 @@ export interface Holder {
 
 export const everyoneHolder: Holder = { name: everyone, uid: null };
 
+/** The holder of a built-in name's entries (everyone, every logged-in user): no user, so no `uid`. */
+export const builtInHolder = (name: string): Holder => ({ name, uid: null });
+
 /** One access entry; `_id` is `user/topic` (neither may hold a `/`). */
 export interface AccessDoc {
   _id: string;
@@ -66,6 +69,8 @@ export interface TokenDoc {
   lastAccess: number;
   lastOrigin: string;
   provisioned: boolean;
+  /** What a topic-scoped token is limited to, as JSON (model/token-scope.ts); absent for an unscoped one. */
+  scopes?: string;
   /** When it was added, for "among equal expiries the older goes" (ordered within a process, by second across). */
   added: ObjectId;
 }

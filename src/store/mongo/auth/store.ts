@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
-import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
+import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
 import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
-import { everyoneHolder } from './collections.js';
+import { builtInHolder } from './collections.js';
 import { Emails } from './emails.js';
 import { Grants } from './grants.js';
 import { Phones } from './phones.js';
@@ -127,7 +127,7 @@ export class MongoAuthStore implements AuthStore {
 
   allowAccess(username: string, topic: string, p: Permission): Promise<void> {
     return this.db.change(async () => {
-      const holder = username === everyone ? everyoneHolder : await this.userTable.holder(username);
+      const holder = isBuiltIn(username) ? builtInHolder(username) : await this.userTable.holder(username);
       await this.grantTable.put(holder, topic, p, null);
     });
   }

@@ -1,6 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { tokenMaxCount, type User } from '../../../model/access.js';
 import { nowSeconds } from '../../../model/message.js';
+import { encodeScopes, withScopes } from '../../../model/token-scope.js';
 import { Provisioned, type Provisioning, type Token } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
 import type { TokenDoc } from './collections.js';
@@ -22,12 +23,16 @@ export class Tokens {
     return this.db.collections.tokens;
   }
 
-  /** The owner of an unexpired token. */
+  /** The owner of an unexpired token, with the token's scopes. */
   async userOf(token: string): Promise<User | undefined> {
-    const owner = await this.db.remembered(`t\0${token}`, () => this.tokens.findOne({ _id: token }, { projection: { user: 1, uid: 1, expires: 1 } }));
+    const owner = await this.db.remembered(`t\0${token}`, async () => {
+      const doc = await this.tokens.findOne({ _id: token }, { projection: { user: 1, uid: 1, expires: 1, scopes: 1 } });
+      return doc && withScopes(doc);
+    });
     if (!owner || (owner.expires !== 0 && owner.expires <= nowSeconds())) return undefined;
     const known = await this.users.known(owner.user);
-    return known?.uid === owner.uid ? known.user : undefined;
+    if (known?.uid !== owner.uid) return undefined;
+    return owner.scopes ? { ...known.user, scopes: owner.scopes } : known.user;
   }
 
   /** Not a change: the last use is shown, never decided on, so nothing remembered is forgotten. */
@@ -45,7 +50,7 @@ export class Tokens {
    */
   async add(username: string, t: Token): Promise<void> {
     const { uid } = await this.users.holder(username);
-    await this.tokens.insertOne({ _id: t.token, user: username, uid, label: t.label, expires: t.expires, lastAccess: t.lastAccess, lastOrigin: t.lastOrigin, provisioned: false, added: new ObjectId() });
+    await this.tokens.insertOne({ _id: t.token, user: username, uid, label: t.label, expires: t.expires, lastAccess: t.lastAccess, lastOrigin: t.lastOrigin, provisioned: false, added: new ObjectId(), ...(t.scopes?.length && { scopes: encodeScopes(t.scopes) }) });
     // Counted first, as ntfy: the count is an index lookup, the pruning a read of the user's tokens.
     if ((await this.tokens.countDocuments({ user: username, uid })) <= tokenMaxCount) return;
     const all = await this.tokens.find({ user: username, uid }, { projection: { expires: 1, provisioned: 1, added: 1 } }).toArray();
@@ -116,5 +121,6 @@ export class Tokens {
 }
 
 function toToken(d: TokenDoc): Token {
-  return { token: d._id, label: d.label, expires: d.expires, lastAccess: d.lastAccess, lastOrigin: d.lastOrigin, provisioned: d.provisioned };
+  const { scopes } = withScopes(d);
+  return { token: d._id, label: d.label, expires: d.expires, lastAccess: d.lastAccess, lastOrigin: d.lastOrigin, provisioned: d.provisioned, ...(scopes && { scopes }) };
 }

@@ -18,8 +18,8 @@ export class Grants {
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.db.remembered(`p\0${username}\0${topic}`, async () => {
       const [row] = await this.db.rows<Permission>(
-        `SELECT read, write FROM access WHERE (user_name = $1 OR user_name = '*') AND ${topicMatches(2)}
-         ORDER BY user_name = '*', length(topic) DESC, write DESC LIMIT 1`,
+        `SELECT read, write FROM access WHERE (user_name = $1 OR user_name = '*' OR (user_name = '*authenticated' AND $1 <> '*')) AND ${topicMatches(2)}
+         ORDER BY user_name = '*', length(topic) DESC, user_name = '*authenticated', write DESC LIMIT 1`,
         [username, topic],
       );
       return row && { read: row.read, write: row.write };

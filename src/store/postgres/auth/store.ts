@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { everyone, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
+import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
 import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
@@ -114,7 +114,7 @@ export class PostgresAuthStore implements AuthStore {
 
   allowAccess(username: string, topic: string, p: Permission): Promise<void> {
     return this.db.change(async (c) => {
-      if (username !== everyone) await this.userTable.mustExist(c, username);
+      if (!isBuiltIn(username)) await this.userTable.mustExist(c, username);
       await this.grantTable.put(c, username, topic, p, null);
     });
   }

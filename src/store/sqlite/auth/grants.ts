@@ -18,9 +18,9 @@ export class Grants {
     return this.file.remembered(`p\0${username}\0${topic}`, () => {
       const row = this.file.sql(
         `SELECT read, write FROM access
-         WHERE (user = ? OR user = '*') AND ${topicMatches}
-         ORDER BY user = '*', length(topic) DESC, write DESC LIMIT 1`,
-      ).get(username, topic) as { read: number; write: number } | undefined;
+         WHERE (user = ? OR user = '*' OR (user = '*authenticated' AND ? <> '*')) AND ${topicMatches}
+         ORDER BY user = '*', length(topic) DESC, user = '*authenticated', write DESC LIMIT 1`,
+      ).get(username, username, topic) as { read: number; write: number } | undefined;
       return row && { read: row.read === 1, write: row.write === 1 };
     });
   }

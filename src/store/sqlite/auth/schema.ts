@@ -89,8 +89,19 @@ const version3 = `
   CREATE INDEX idx_magic_links_expires ON magic_links (expires);
 `;
 
+/**
+ * Version 4: the scopes of topic-scoped tokens, as JSON (model/token-scope.ts); an unscoped
+ * token has no row. A table of its own rather than a column, so `tokens` stays as version 1 made it.
+ */
+const version4 = `
+  CREATE TABLE token_scopes (
+    token TEXT PRIMARY KEY REFERENCES tokens (token) ON DELETE CASCADE ON UPDATE CASCADE,
+    scopes TEXT NOT NULL
+  );
+`;
+
 /** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
-const migrations: readonly string[] = [version1, version2, version3];
+const migrations: readonly string[] = [version1, version2, version3, version4];
 
 export const authSchemaVersion = migrations.length;
 

@@ -1,14 +1,16 @@
 import { tokenMaxCount, type User } from '../../../model/access.js';
 import { nowSeconds } from '../../../model/message.js';
+import { encodeScopes, withScopes } from '../../../model/token-scope.js';
 import { Provisioned, type Provisioning, type Token } from '../../auth-store.js';
 import type { AuthFile } from './file.js';
 import type { Users } from './users.js';
 
-interface TokenRow extends Omit<Token, 'provisioned'> {
+interface TokenRow extends Omit<Token, 'provisioned' | 'scopes'> {
   provisioned: number;
+  scopes: string | null;
 }
 
-const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin, provisioned = 1 AS provisioned FROM tokens';
+const selectToken = 'SELECT token, label, expires, last_access AS lastAccess, last_origin AS lastOrigin, provisioned = 1 AS provisioned, scopes FROM tokens LEFT JOIN token_scopes USING (token)';
 
 /** The access tokens (`tk_…`) a user logs in with instead of the password. */
 export class Tokens {
@@ -17,11 +19,15 @@ export class Tokens {
     private readonly users: Users,
   ) {}
 
-  /** The owner of an unexpired token. */
+  /** The owner of an unexpired token, with the token's scopes. */
   userOf(token: string): User | undefined {
-    const owner = this.file.remembered(`t\0${token}`, () => this.file.sql('SELECT user, expires FROM tokens WHERE token = ?').get(token) as { user: string; expires: number } | undefined);
+    const owner = this.file.remembered(`t\0${token}`, () => {
+      const row = this.file.sql('SELECT user, expires, scopes FROM tokens LEFT JOIN token_scopes USING (token) WHERE token = ?').get(token) as { user: string; expires: number; scopes: string | null } | undefined;
+      return row && withScopes(row);
+    });
     if (!owner || (owner.expires !== 0 && owner.expires <= nowSeconds())) return undefined;
-    return this.users.find(owner.user);
+    const user = this.users.find(owner.user);
+    return user && owner.scopes ? { ...user, scopes: owner.scopes } : user;
   }
 
   /** Not a `write`: the last use is shown, never decided on, so it keeps what is remembered. */
@@ -35,6 +41,7 @@ export class Tokens {
       this.file.write('INSERT INTO tokens (token, user, label, expires, last_access, last_origin) VALUES (?, ?, ?, ?, ?, ?)',
         t.token, username, t.label, t.expires, t.lastAccess, t.lastOrigin,
       );
+      if (t.scopes?.length) this.file.write('INSERT INTO token_scopes (token, scopes) VALUES (?, ?)', t.token, encodeScopes(t.scopes));
       // Counted first, as ntfy: the count is an index lookup, the pruning a scan of the user's tokens.
       const count = this.file.sql('SELECT COUNT(*) FROM tokens WHERE user = ?').pluck().get(username) as number;
       if (count <= tokenMaxCount) return;
@@ -92,5 +99,5 @@ export class Tokens {
 }
 
 function toToken(row: TokenRow): Token {
-  return { ...row, provisioned: row.provisioned === 1 };
+  return { ...withScopes(row), provisioned: row.provisioned === 1 };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Account } from '../../lib/account.js';
+import { scopesOf, type Account } from '../../lib/account.js';
 import { api } from '../../lib/api.js';
 import { formatTime } from '../../lib/format.js';
 import { session } from '../../lib/session.js';
@@ -13,9 +13,10 @@ const lifetimes = [
   [365 * day, '1 year'],
 ] as const;
 
-/** Access tokens: the list (this session's marked), a new one with a label and lifetime, deleting one. */
+/** Access tokens: the list (this session's marked), a new one with a label, lifetime and optional topic scopes, deleting one. */
 export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
   const [label, setLabel] = useState('');
+  const [scopes, setScopes] = useState('');
   const [lifetime, setLifetime] = useState(0);
   const { error, note, run } = useAction();
   const create = async (e: Event): Promise<void> => {
@@ -23,9 +24,12 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
     const expires = lifetime ? Math.floor(Date.now() / 1000) + lifetime : 0;
     let created = '';
     const ok = await run(async () => {
-      created = (await api<{ token: string }>('POST', '/v1/account/token', { body: { label, expires } })).token;
+      created = (await api<{ token: string }>('POST', '/v1/account/token', { body: { label, expires, scopes: scopesOf(scopes) } })).token;
     });
-    if (ok) setLabel('');
+    if (ok) {
+      setLabel('');
+      setScopes('');
+    }
     if (created) void navigator.clipboard?.writeText(created).catch(() => undefined);
   };
   return (
@@ -40,6 +44,7 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
                 <code class="token">{t.token}</code>
               </td>
               <td>{t.label || <span class="muted">no label</span>}</td>
+              <td class="scopes">{t.scopes ? t.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">all topics</span>}</td>
               <td class="muted">{t.expires ? `until ${formatTime(t.expires)}` : 'never expires'}</td>
               <td>
                 {t.token === session.value?.token ? (
@@ -61,6 +66,13 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
             <option value={seconds}>{name}</option>
           ))}
         </select>
+        <input
+          name="scopes"
+          aria-label="Token scopes"
+          placeholder="Only these topics (optional), e.g. deploys:wo, logs-*:ro"
+          value={scopes}
+          onInput={(e) => setScopes(e.currentTarget.value)}
+        />
         <button type="submit">Create token</button>
       </form>
       {error && <p class="error">{error}</p>}
