@@ -6,8 +6,7 @@ import type { Added, CacheEntry } from '../store/message-cache.js';
  * What the nodes send each other on a link (a WebSocket, one JSON text frame each):
  * - to the node that linked: every batch committed (`{log, batch}`, announce-socket.ts) and
  *   the answer to each add it forwarded (`{reply, seqs, replaced}` or `{reply, error}`);
- * - from it: adds for the logs this node leads (`{forward, entries}`; the log is the entries'
- *   topics', and their ids are reserved already).
+ * - from it: adds for the logs this node leads (`{forward, entries}`; the log is the entries' topics').
  * A peer holds the secret, but what it sends is checked as any input before it is used.
  */
 export interface Forward {

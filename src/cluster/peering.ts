@@ -22,8 +22,6 @@ export class Peering {
   private readonly merged: MergedAdds;
   private readonly links: PeerLinks;
   private socket: AnnounceSocket | undefined;
-  /** Whether entries reach a commit with their ids reserved (a store that reserves them apart: MongoDB). */
-  private readonly reserved: { reserved: boolean };
 
   /** Undefined when the store has no peers to announce to or no secret is set. */
   static of(config: Config, cache: MessageCache, peers: PeerStore | undefined, log: ServerContext['log'], metrics: Metrics | undefined): Peering | undefined {
@@ -39,21 +37,18 @@ export class Peering {
     log: ServerContext['log'],
     metrics: Metrics | undefined,
   ) {
-    this.reserved = { reserved: cache.reserve !== undefined };
-    this.merged = new MergedAdds((entries) => cache.add(entries, this.reserved));
+    this.merged = new MergedAdds((entries) => cache.add(entries));
     this.links = new PeerLinks(peers, { secret: config.clusterSecret, refreshMs, log, observer: metrics });
   }
 
   /**
-   * Commits a publish pipeline's entries (Publisher's `add`): their ids reserved here, on
-   * the node that received them, where the store reserves them apart (so the leader's
-   * commit is its log write alone, while every node reserves at once), then through the
-   * log's leader when it is a peer, else
-   * merged with the adds forwarded here. Entries of several logs (not from the pipeline's
-   * lanes) commit here as they are.
+   * Commits a publish pipeline's entries (Publisher's `add`): through the log's leader
+   * when it is a peer, else merged with the adds forwarded here, the ids reserved once for
+   * the merged commit (reserving on each node instead took the whole cluster's
+   * FerretDB more work than the leader's round trip saved). Entries of several logs (not
+   * from the pipeline's lanes) commit here as they are.
    */
-  async add(entries: readonly CacheEntry[]): Promise<Added> {
-    await this.cache.reserve?.(entries);
+  add(entries: readonly CacheEntry[]): Promise<Added> {
     const log = this.logOfAll(entries);
     const leader = log === undefined ? undefined : this.links.leaderOf(log);
     return leader === undefined ? this.commitHere(entries) : this.links.forward(leader, entries);
@@ -65,10 +60,10 @@ export class Peering {
     return entries.every((e) => this.logOf(e.message.topic) === log) ? log : undefined;
   }
 
-  /** Commits reserved entries on this node: merged with the other adds of the log, or as they are when they span several. */
+  /** Commits on this node: merged with the other adds of the log, or as they are when they span several. */
   private commitHere(entries: readonly CacheEntry[]): Promise<Added> {
     const log = this.logOfAll(entries);
-    return log === undefined ? this.cache.add(entries, this.reserved) : this.merged.commit(log, entries);
+    return log === undefined ? this.cache.add(entries) : this.merged.commit(log, entries);
   }
 
   /** Serves this node's side of the links on `app` (before it listens). */

@@ -81,15 +81,7 @@ export interface Added {
  *   and each scheduled message is released or replaced by exactly one of them.
  */
 export interface MessageCache {
-  /** `reserved`: the entries' ids were reserved by `reserve` already (and are not again). */
-  add(entries: readonly CacheEntry[], options?: { reserved?: boolean }): Promise<Added>;
-  /**
-   * Reserves the entries' ids ahead of their `add`, as `add` does first otherwise (a store
-   * whose ids are kept unique apart from its log): a commit that another process makes
-   * (cluster/, the log's leader) then pays only its log write. Fails, reserving none, with
-   * an id already held; ids of an add that never comes stay reserved until they expire.
-   */
-  reserve?(entries: readonly CacheEntry[]): Promise<void>;
+  add(entries: readonly CacheEntry[]): Promise<Added>;
   /**
    * The ordered log `topic`'s messages commit to, in a store of several (`database-shards`):
    * commits to different logs may be in flight at once (see Publisher). Absent: one log.

@@ -83,20 +83,6 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, last.topic, { kind: 'id', id: first.id }), [last.id], 'later in the import, later in the log');
   });
 
-  it('cache — ids reserved ahead (a node for its log\'s leader) commit without a second reservation; an id held fails the reservation, reserving none', async () => {
-    const { cache } = await openCache((await ferretDb()).databaseName('reserve-ahead'));
-    const [a, b] = [message('ahead'), message('ahead')];
-    await cache.reserve([entry(a), entry(b)]);
-    const { seqs } = await cache.add([entry(a), entry(b)], { reserved: true });
-    assert.equal(seqs.length, 2);
-    assert.deepEqual(await ids(cache, 'ahead', { kind: 'all' }), [a.id, b.id]);
-    const c = message('ahead');
-    await assert.rejects(cache.reserve([entry(c), entry(a)]), { name: 'DuplicateIdError', ids: [a.id] });
-    await assert.rejects(cache.add([entry(a)], { reserved: false }), { name: 'DuplicateIdError' });
-    // c was not left reserved: it commits as any new message.
-    assert.equal((await cache.add([entry(c)])).seqs.length, 1);
-  });
-
   it('cache — a commit of many topics is written in order, in log inserts FerretDB can index', async () => {
     // given: one commit of 300 messages on 300 random topics of 40 characters (a group commit under load)
     const { cache } = await openCache((await ferretDb()).databaseName('add-topics'));

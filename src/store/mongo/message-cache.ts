@@ -64,14 +64,10 @@ export class MongoMessageCache implements MessageCache {
     return this.shards.index(topic);
   }
 
-  async reserve(entries: readonly CacheEntry[]): Promise<void> {
-    await writing(() => this.ids.reserve(entries.map(toEvent).map(({ id, expires }) => ({ id, expires }))));
-  }
-
-  async add(entries: readonly CacheEntry[], options: { reserved?: boolean } = {}): Promise<Added> {
+  async add(entries: readonly CacheEntry[]): Promise<Added> {
     const events = entries.map(toEvent);
     const ids = events.map(({ id, expires }) => ({ id, expires }));
-    if (!options.reserved) await writing(() => this.ids.reserve(ids));
+    await writing(() => this.ids.reserve(ids));
     const appended: LogBatch[] = [];
     const replaced = await this.insert(entries, events, appended).catch(async (err: unknown) => {
       const kept = new Set(appended.flatMap((b) => b.ids ?? []));
