@@ -45,3 +45,20 @@ export async function logInAs(context: BrowserContext, baseUrl: string, username
   await page.getByRole('heading', { name: new RegExp(`^${username} \\(`) }).waitFor();
   return page;
 }
+
+/** A fresh browser profile (its own localStorage) that fails the test on any page error. */
+export async function freshContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.on('weberror', (err) => {
+    throw new Error(`page error: ${err.error().message}`);
+  });
+  return context;
+}
+
+/** A new page of `context` on the app's page of `topic` at `baseUrl`, once its connection is live. */
+export async function openTopic(context: BrowserContext, baseUrl: string, topic: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/${topic}`);
+  await page.locator('.state-live').waitFor();
+  return page;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, logInAs, noChromium } from '../support/browser.js';
+import { freshContext, launchBrowser, logInAs, noChromium, openTopic as openTopicAt } from '../support/browser.js';
 import { publish } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
@@ -17,19 +17,7 @@ before(async () => {
 });
 after(() => Promise.all([s?.server.close(), browser?.close()]));
 
-/** A fresh browser profile (its own localStorage) that fails the test on any page error. */
-async function freshContext(): Promise<BrowserContext> {
-  const context = await browser.newContext();
-  context.on('weberror', (err) => assert.fail(`page error: ${err.error().message}`));
-  return context;
-}
-
-async function openTopic(context: BrowserContext, topic: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${s.url}/${topic}`);
-  await page.locator('.state-live').waitFor();
-  return page;
-}
+const openTopic = (context: BrowserContext, topic: string): Promise<Page> => openTopicAt(context, s.url, topic);
 
 /** A user without a tier, signed up through the API. */
 async function signUp(username: string, password: string): Promise<void> {
@@ -38,7 +26,7 @@ async function signUp(username: string, password: string): Promise<void> {
 
 describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
   it('B1: emoji tags of a message without a title go before the text once, with no heading', async () => {
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await openTopic(context, 'b1');
     const sent = await publish(`${s.url}/b1`, 'Release shipped', { Tags: 'tada,prod' });
     const card = page.locator(`.card[data-id="${sent.json.id}"]`);
@@ -50,7 +38,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
   });
 
   it('B2: a subscription made in one tab survives Clear pressed in another tab opened before it', async () => {
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const first = await openTopic(context, 'b2_old');
     const second = await openTopic(context, 'b2_old');
     await publish(`${s.url}/b2_old`, 'to be cleared');
@@ -68,7 +56,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
   });
 
   it('B4: logging out removes the topics and messages from the page and from browser storage', async () => {
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await logInAs(context, s.url, 'admin', adminPassword);
     await page.goto(`${s.url}/b4`);
     await page.locator('.state-live').waitFor();
@@ -86,7 +74,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
   });
 
   it('B5: with a minimum priority set, the sidebar counts what the list shows, and the list says how many it hides', async () => {
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await context.newPage();
     await page.goto(`${s.url}/settings`);
     await page.locator('select[name=min-priority]').selectOption('4');
@@ -105,7 +93,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
 
   it('B6: a user without a tier is told reservations need a plan, with no "Up to 0" and no form that fails', async () => {
     await signUp('b6_user', 'b6-pass-word');
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await logInAs(context, s.url, 'b6_user', 'b6-pass-word');
     const reservations = page.getByRole('region', { name: 'Reserved topics' });
     await reservations.getByText("Reserving topics needs a plan with reservations; the server's admin can give you one.").waitFor();
@@ -116,7 +104,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
 
   it('B7: a new token is copied to the clipboard and the page says so', async () => {
     await signUp('b7_user', 'b7-pass-word');
-    const context = await freshContext();
+    const context = await freshContext(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
     const page = await logInAs(context, s.url, 'b7_user', 'b7-pass-word');
     const tokens = page.getByRole('region', { name: 'Access tokens' });
@@ -133,7 +121,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
 
   it('B8: a wrong current password is called that, not a failed confirmation', async () => {
     await signUp('b8_user', 'b8-pass-word');
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await logInAs(context, s.url, 'b8_user', 'b8-pass-word');
     const form = page.getByRole('form', { name: 'Change password' });
     await form.getByLabel('Current password').fill('not-my-password');
@@ -144,7 +132,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
   });
 
   it('B9: a failed http action says why beside its button', async () => {
-    const context = await freshContext();
+    const context = await freshContext(browser);
     const page = await openTopic(context, 'b9');
     const sent = await publish(`${s.url}/b9`, 'Deploy ready', { Actions: `http, Approve, ${s.url}/v1/account/password` });
     const card = page.locator(`.card[data-id="${sent.json.id}"]`);

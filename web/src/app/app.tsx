@@ -39,9 +39,9 @@ export function App() {
   return (
     <div class="app">
       <header class="topbar">
-        <Link to="">
-          <strong class="brand">🔔 Tocsin</strong>
-        </Link>
+        <h1 class="brand">
+          <Link to="">🔔 Tocsin</Link>
+        </h1>
         <span class="spacer" />
         {!locked && (
           <button type="button" class="primary" onClick={() => setPublishing(true)}>
