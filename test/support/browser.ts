@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`, as .ci/run does), or the one CHROMIUM_PATH names. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,4 +33,32 @@ export async function waitInPage(page: Page, expression: string, timeoutMs = 10_
     };
     check();
   })`);
+}
+
+/** Opens the app's login page at `baseUrl` in a new page of `context` and logs in there, as a user would. */
+export async function logInAs(context: BrowserContext, baseUrl: string, username: string, password: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/login`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: new RegExp(`^${username} \\(`) }).waitFor();
+  return page;
+}
+
+/** A fresh browser profile (its own localStorage) that fails the test on any page error. */
+export async function freshContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.on('weberror', (err) => {
+    throw new Error(`page error: ${err.error().message}`);
+  });
+  return context;
+}
+
+/** A new page of `context` on the app's page of `topic` at `baseUrl`, once its connection is live. */
+export async function openTopic(context: BrowserContext, baseUrl: string, topic: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/${topic}`);
+  await page.locator('.state-live').waitFor();
+  return page;
 }

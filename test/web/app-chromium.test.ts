@@ -99,7 +99,7 @@ describe('web app in Chromium — publishing', { skip: noChromium }, () => {
     const page = await openApp('uploads');
     await page.locator('.state-live').waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
-    const dialog = page.getByRole('form', { name: 'Publish' });
+    const dialog = page.getByRole('dialog', { name: 'Publish to uploads' });
     await dialog.locator('input[name=title]').fill('Nightly report');
     await dialog.locator('textarea[name=message]').fill('All **green** ✅');
     await dialog.locator('input[name=markdown]').check();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { refreshAccount } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
+import { announcement } from '../lib/notifier.js';
 import { navigate, openPages, route } from '../lib/route.js';
 import { session } from '../lib/session.js';
 import { useStore } from '../lib/store.js';
@@ -20,6 +21,7 @@ export function App() {
   const current = useStore(route);
   const user = useStore(session);
   const [publishing, setPublishing] = useState(false);
+  const announced = useStore(announcement);
   // require-login (ntfy 2.15): a visitor who is not logged in sees the login page and the pages of mailed links only.
   const locked = serverConfig.require_login && !user;
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
@@ -37,9 +39,9 @@ export function App() {
   return (
     <div class="app">
       <header class="topbar">
-        <Link to="">
-          <strong class="brand">🔔 Tocsin</strong>
-        </Link>
+        <h1 class="brand">
+          <Link to="">🔔 Tocsin</Link>
+        </h1>
         <span class="spacer" />
         {!locked && (
           <button type="button" class="primary" onClick={() => setPublishing(true)}>
@@ -69,6 +71,9 @@ export function App() {
         {current.page === 'verify-email' && <VerifyEmailPage token={current.token} />}
         {current.page === 'reset-password' && <ResetPasswordPage token={current.token} />}
       </main>
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {announced}
+      </p>
       {publishing && <PublishDialog topic={current.page === 'topic' ? current.topic : ''} onClose={() => setPublishing(false)} />}
     </div>
   );

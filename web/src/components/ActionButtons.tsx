@@ -7,7 +7,7 @@ type Outcome = 'running' | 'done' | string;
 
 /**
  * A message's action buttons, as ntfy's web app shows them: view opens the URL, http
- * sends its request from the browser (✔ or the error after it), broadcast is an Android
+ * sends its request from the browser (✔, or ❌ and the error in words beside it), broadcast is an Android
  * intent a browser cannot send, so it stays disabled, and so does a view of a URL the page
  * will not link to (see safeHref).
  */
@@ -36,10 +36,18 @@ export function ActionButtons({ actions }: { actions: readonly Action[] }) {
         if (action.action === 'http') {
           const outcome = outcomes[i];
           const suffix = outcome === 'running' ? ' …' : outcome === 'done' ? ' ✔' : outcome ? ' ❌' : '';
+          const failure = outcome && outcome !== 'running' && outcome !== 'done' ? outcome : undefined;
           return (
-            <button type="button" title={outcome && outcome !== 'running' && outcome !== 'done' ? outcome : `${action.method ?? 'POST'} ${action.url}`} onClick={() => void run(i, action)}>
-              {action.label + suffix}
-            </button>
+            <span class="http-action">
+              <button type="button" title={`${action.method ?? 'POST'} ${action.url}`} onClick={() => void run(i, action)}>
+                {action.label + suffix}
+              </button>
+              {failure && (
+                <span class="error" role="alert">
+                  {failure}
+                </span>
+              )}
+            </span>
           );
         }
         return (

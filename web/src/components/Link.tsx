@@ -7,6 +7,7 @@ export function Link({ to, children, active }: { to: string; children: Component
     <a
       href={href(to)}
       class={active ? 'active' : undefined}
+      aria-current={active ? 'page' : undefined}
       onClick={(e) => {
         if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();

@@ -12,7 +12,8 @@ const priorityNames: Record<number, string> = { 1: 'min', 2: 'low', 4: 'high', 5
 export function NotificationCard({ message, showTopic }: { message: Message; showTopic: boolean }) {
   const { emojis, words } = splitTags(message.tags);
   const priority = message.priority ?? 3;
-  const heading = [...emojis, message.title ?? ''].join(' ').trim();
+  // Emojis go before the title, or before the text when there is no title (never both, as ntfy's apps).
+  const heading = message.title ? [...emojis, message.title].join(' ') : '';
   return (
     <article class={`card priority-${priority}`} data-id={message.id}>
       <header class="card-header">

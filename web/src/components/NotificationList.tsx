@@ -1,8 +1,9 @@
 import { topicUrl } from '../lib/config.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { clearMessages, connectionStates, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { clearMessages, connectionStates, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
 import { navigate } from '../lib/route.js';
+import { Link } from './Link.js';
 import { NotificationCard } from './NotificationCard.js';
 
 const stateNames = { connecting: 'connecting…', live: 'live', retrying: 'reconnecting…' };
@@ -13,9 +14,8 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   const states = useStore(connectionStates);
   const { minPriority } = useStore(settings);
   const shown = subs.filter((s) => topic === undefined || s.topic === topic);
-  const messages = shown
-    .flatMap((s) => s.messages)
-    .filter((m) => (m.priority ?? 3) >= minPriority)
+  const all = shown.flatMap((s) => s.messages);
+  const messages = shownMessages(all, minPriority)
     // Newest first; within a second (times are whole seconds) the later received first.
     .reverse()
     .sort((a, b) => b.time - a.time);
@@ -42,6 +42,11 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
+      {all.length > messages.length && (
+        <p class="muted hidden-note">
+          {all.length - messages.length} below priority {minPriority} hidden by your <Link to="settings">settings</Link>.
+        </p>
+      )}
       {messages.length === 0 ? (
         <p class="empty muted">
           {topic ? (

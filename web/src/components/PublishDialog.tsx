@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { serverConfig } from '../lib/config.js';
 import { publish, type Draft } from '../lib/publish.js';
 import { ActionsEditor } from './ActionsEditor.js';
+import { useModal } from './useModal.js';
 
 const priorities = [
   [5, 'urgent'],
@@ -16,6 +17,7 @@ export function PublishDialog({ topic, onClose }: { topic: string; onClose: () =
   const [draft, setDraft] = useState<Draft>({ topic, message: '', title: '', tags: '', priority: 3, delay: '', click: '', email: '', markdown: false, attachUrl: '', file: undefined, actions: [] });
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [error, setError] = useState('');
+  const dialog = useModal<HTMLDivElement>(onClose);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]): void => setDraft((d) => ({ ...d, [key]: value }));
   const text = (key: 'topic' | 'message' | 'title' | 'tags' | 'delay' | 'click' | 'email' | 'attachUrl') => ({
     value: draft[key],
@@ -35,66 +37,68 @@ export function PublishDialog({ topic, onClose }: { topic: string; onClose: () =
   };
   return (
     <div class="backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <form class="dialog publish" onSubmit={(e) => void send(e)} aria-label="Publish">
-        <h2>Publish to {draft.topic || '…'}</h2>
-        <label>
-          Topic <input name="topic" required {...text('topic')} />
-        </label>
-        <label>
-          Title <input name="title" {...text('title')} />
-        </label>
-        <label>
-          Message <textarea name="message" rows={4} {...text('message')} />
-        </label>
-        <label class="inline">
-          <input type="checkbox" name="markdown" checked={draft.markdown} onChange={(e) => set('markdown', e.currentTarget.checked)} /> Markdown
-        </label>
-        <div class="row">
+      <div ref={dialog} class="dialog publish" role="dialog" aria-modal="true" aria-labelledby="publish-heading">
+        <form onSubmit={(e) => void send(e)} aria-labelledby="publish-heading">
+          <h2 id="publish-heading">Publish to {draft.topic || '…'}</h2>
           <label>
-            Tags <input name="tags" placeholder="warning,skull" {...text('tags')} />
+            Topic <input name="topic" required {...text('topic')} />
           </label>
           <label>
-            Priority
-            <select name="priority" value={draft.priority} onChange={(e) => set('priority', Number(e.currentTarget.value))}>
-              {priorities.map(([value, name]) => (
-                <option value={value}>{name}</option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <div class="row">
-          <label>
-            Delay <input name="delay" placeholder="30m, tomorrow 10am" {...text('delay')} />
+            Title <input name="title" {...text('title')} />
           </label>
           <label>
-            Click URL <input name="click" type="url" {...text('click')} />
+            Message <textarea name="message" rows={4} {...text('message')} />
           </label>
-        </div>
-        {serverConfig.enable_emails && (
-          <label>
-            E-mail <input name="email" type="email" {...text('email')} />
+          <label class="inline">
+            <input type="checkbox" name="markdown" checked={draft.markdown} onChange={(e) => set('markdown', e.currentTarget.checked)} /> Markdown
           </label>
-        )}
-        <div class="row">
-          <label>
-            Attachment URL <input name="attach" type="url" disabled={draft.file !== undefined} {...text('attachUrl')} />
-          </label>
-          <label>
-            or file <input name="file" type="file" onChange={(e) => set('file', e.currentTarget.files?.[0])} />
-          </label>
-        </div>
-        <ActionsEditor actions={draft.actions} onChange={(actions) => set('actions', actions)} />
-        {progress !== undefined && <progress value={progress} max={1} aria-label="Upload progress" />}
-        {error && <p class="error">{error}</p>}
-        <div class="dialog-buttons">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={progress !== undefined}>
-            Send
-          </button>
-        </div>
-      </form>
+          <div class="row">
+            <label>
+              Tags <input name="tags" placeholder="warning,skull" {...text('tags')} />
+            </label>
+            <label>
+              Priority
+              <select name="priority" value={draft.priority} onChange={(e) => set('priority', Number(e.currentTarget.value))}>
+                {priorities.map(([value, name]) => (
+                  <option value={value}>{name}</option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <div class="row">
+            <label>
+              Delay <input name="delay" placeholder="30m, tomorrow 10am" {...text('delay')} />
+            </label>
+            <label>
+              Click URL <input name="click" type="url" {...text('click')} />
+            </label>
+          </div>
+          {serverConfig.enable_emails && (
+            <label>
+              E-mail <input name="email" type="email" {...text('email')} />
+            </label>
+          )}
+          <div class="row">
+            <label>
+              Attachment URL <input name="attach" type="url" disabled={draft.file !== undefined} {...text('attachUrl')} />
+            </label>
+            <label>
+              or file <input name="file" type="file" onChange={(e) => set('file', e.currentTarget.files?.[0])} />
+            </label>
+          </div>
+          <ActionsEditor actions={draft.actions} onChange={(actions) => set('actions', actions)} />
+          {progress !== undefined && <progress value={progress} max={1} aria-label="Upload progress" />}
+          {error && <p class="error">{error}</p>}
+          <div class="dialog-buttons">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" class="primary" disabled={progress !== undefined}>
+              Send
+            </button>
+          </div>
+        </form>
+      </div>
     </div>
   );
 }

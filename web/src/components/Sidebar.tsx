@@ -2,12 +2,14 @@ import { useState } from 'preact/hooks';
 import { serverConfig } from '../lib/config.js';
 import { navigate, topicName, type Route } from '../lib/route.js';
 import { useStore } from '../lib/store.js';
-import { subscribe, subscriptions } from '../lib/subscriptions.js';
+import { settings } from '../lib/settings.js';
+import { shownMessages, subscribe, subscriptions } from '../lib/subscriptions.js';
 import { Link } from './Link.js';
 
 /** The subscribed topics with their message counts, and the field that subscribes to another. */
 export function Sidebar({ current }: { current: Route }) {
   const subs = useStore(subscriptions);
+  const { minPriority } = useStore(settings);
   const [topic, setTopic] = useState('');
   const [error, setError] = useState('');
   const add = (e: Event): void => {
@@ -28,7 +30,7 @@ export function Sidebar({ current }: { current: Route }) {
         {subs.map((s) => (
           <li>
             <Link to={s.topic} active={current.page === 'topic' && current.topic === s.topic}>
-              <span class="topic-name">{s.topic}</span> <span class="count">{s.messages.length}</span>
+              <span class="topic-name">{s.topic}</span> <span class="count">{shownMessages(s.messages, minPriority).length}</span>
             </Link>
           </li>
         ))}

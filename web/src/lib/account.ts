@@ -7,6 +7,7 @@ import { Store } from './store.js';
 export interface Account {
   username: string;
   role: string;
+  tier?: { code: string; name: string };
   subscriptions?: { base_url: string; topic: string }[];
   reservations?: { topic: string; everyone: string }[];
   tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string; scopes?: TokenScope[] }[];

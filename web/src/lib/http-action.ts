@@ -1,7 +1,16 @@
 import type { Action } from './message.js';
 
-/** An http action as ntfy's web app performs it: the request from the browser, POST unless said. */
+/**
+ * An http action as ntfy's web app performs it: the request from the browser, POST unless
+ * said. Throws the failure in words: the status, or (fetch tells no more) that the request
+ * did not get through, as when the server is down or its CORS headers refuse this page.
+ */
 export async function performHttpAction(action: Action): Promise<void> {
-  const res = await fetch(action.url ?? '', { method: action.method ?? 'POST', headers: action.headers ?? {}, body: action.body ?? null });
-  if (!res.ok) throw new Error(`${action.label}: HTTP ${res.status}`);
+  let res: Response;
+  try {
+    res = await fetch(action.url ?? '', { method: action.method ?? 'POST', headers: action.headers ?? {}, body: action.body ?? null });
+  } catch {
+    throw new Error(`${action.label} failed: the server could not be reached, or does not allow requests from this page (CORS)`);
+  }
+  if (!res.ok) throw new Error(`${action.label} failed: HTTP ${res.status} ${res.statusText}`.trim());
 }

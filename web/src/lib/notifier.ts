@@ -1,6 +1,7 @@
 import { splitTags } from './emoji.js';
 import type { Message } from './message.js';
 import { settings } from './settings.js';
+import { Store } from './store.js';
 
 /** Whether the browser may show notifications; asking needs a click (browsers refuse it otherwise). */
 export function notificationsAllowed(): boolean {
@@ -12,12 +13,19 @@ export async function askForNotifications(): Promise<boolean> {
   return (await Notification.requestPermission()) === 'granted';
 }
 
-/** A browser notification for a live message (titled as ntfy's: emojis, then the title or the topic), and a chime. */
+/** The latest live message in words, for the page's live region: what screen readers announce. */
+export const announcement = new Store<string>('');
+
+/**
+ * A browser notification for a live message (titled as ntfy's: emojis, then the title or the
+ * topic), a chime, and the announcement.
+ */
 export function notify(message: Message, open: () => void): void {
   if (settings.value.sound) chime();
-  if (!notificationsAllowed()) return;
   const { emojis } = splitTags(message.tags);
   const title = [...emojis, message.title ?? message.topic].join(' ');
+  announcement.set(`New notification on ${message.topic}: ${message.title ?? ''} ${message.message ?? ''}`.replace(/\s+/g, ' ').trim());
+  if (!notificationsAllowed()) return;
   const notification = new Notification(title, { body: message.message ?? '', tag: message.id });
   notification.onclick = () => {
     window.focus();

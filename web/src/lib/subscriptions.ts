@@ -2,7 +2,7 @@ import { api, ApiError } from './api.js';
 import { apiBase } from './config.js';
 import { TopicConnection, type ConnectionState } from './connection.js';
 import type { Message } from './message.js';
-import { notify } from './notifier.js';
+import { announcement, notify } from './notifier.js';
 import { navigate } from './route.js';
 import { savedStore } from './saved.js';
 import { session } from './session.js';
@@ -19,6 +19,20 @@ export interface Subscription {
 
 /** Kept in localStorage: a reload shows the same topics and messages and asks only for what is newer. */
 export const subscriptions = savedStore<Subscription[]>('subscriptions', []);
+
+/**
+ * Logging out (or the token running out) ends what the account could read: its topics and
+ * their messages (and the last one announced) leave the page and the browser's storage, as
+ * ntfy's web app resets its own.
+ */
+let loggedIn = session.value !== null;
+session.subscribe((value) => {
+  if (loggedIn && !value) {
+    subscriptions.set([]);
+    announcement.set('');
+  }
+  loggedIn = value !== null;
+});
 
 /** Each topic's connection state, for the sidebar. */
 export const connectionStates = new Store<Record<string, ConnectionState>>({});
@@ -101,6 +115,11 @@ export async function subscribe(topic: string): Promise<void> {
 export async function unsubscribe(topic: string): Promise<void> {
   subscriptions.update((subs) => subs.filter((s) => s.topic !== topic));
   if (session.value) await api('DELETE', '/v1/account/subscription', { headers: { 'X-BaseURL': apiBase, 'X-Topic': topic } });
+}
+
+/** The messages the minimum-priority setting lets the list show (and the sidebar count). */
+export function shownMessages(messages: readonly Message[], minPriority: number): Message[] {
+  return messages.filter((m) => (m.priority ?? 3) >= minPriority);
 }
 
 export function clearMessages(topic: string): void {

@@ -38,7 +38,7 @@ export function AccountPage() {
       <PasswordSection />
       {serverConfig.enable_emails && <EmailsSection emails={current.emails} />}
       <TokensSection tokens={current.tokens} />
-      {serverConfig.enable_reservations && <ReservationsSection reservations={current.reservations} limit={current.limits?.reservations} />}
+      {serverConfig.enable_reservations && <ReservationsSection account={current} />}
       <DeleteAccountSection />
     </div>
   );

@@ -17,7 +17,9 @@ export function DeleteAccountSection() {
     <form class="panel danger" onSubmit={(e) => void remove(e)} aria-label="Delete account">
       <h3>Delete account</h3>
       <div class="row">
-        <input type="password" name="password" aria-label="Password to confirm" placeholder="Password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <label>
+          Password to confirm <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </label>
         <button type="submit" class="danger">
           Delete account
         </button>

@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../lib/api.js';
+import { api, ApiError } from '../../lib/api.js';
 import { useAction } from './useAction.js';
+
+/** The server answers a wrong current password with 40026, worded for a confirmation field this form has not. */
+const reason = (err: unknown): string | undefined => (err instanceof ApiError && err.code === 40026 ? 'The current password is wrong' : undefined);
 
 /** POST /v1/account/password: the current password confirms the new one. */
 export function PasswordSection() {
@@ -9,7 +12,7 @@ export function PasswordSection() {
   const { error, note, run } = useAction();
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (await run(() => api('POST', '/v1/account/password', { body: { password, new_password: newPassword } }), 'Password changed')) {
+    if (await run(() => api('POST', '/v1/account/password', { body: { password, new_password: newPassword } }), 'Password changed', reason)) {
       setPassword('');
       setNewPassword('');
     }
@@ -18,8 +21,12 @@ export function PasswordSection() {
     <form class="panel" onSubmit={(e) => void submit(e)} aria-label="Change password">
       <h3>Password</h3>
       <div class="row">
-        <input type="password" name="current" aria-label="Current password" placeholder="Current password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        <input type="password" name="new" aria-label="New password" placeholder="New password" autocomplete="new-password" required value={newPassword} onInput={(e) => setNewPassword(e.currentTarget.value)} />
+        <label>
+          Current password <input type="password" name="current" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </label>
+        <label>
+          New password <input type="password" name="new" autocomplete="new-password" required value={newPassword} onInput={(e) => setNewPassword(e.currentTarget.value)} />
+        </label>
         <button type="submit">Change password</button>
       </div>
       {error && <p class="error">{error}</p>}

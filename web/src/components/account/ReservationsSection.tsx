@@ -10,8 +10,12 @@ const everyoneOptions = [
   ['read-write', 'everyone may read and publish'],
 ] as const;
 
-/** Reserved topics (with enable-reservations): the user's own, and what everyone else may do with them. */
-export function ReservationsSection({ reservations = [], limit }: { reservations: Account['reservations']; limit: number | undefined }) {
+/**
+ * Reserved topics (with enable-reservations): the user's own, and what everyone else may do
+ * with them. The server lets admins reserve any number and users as many as their tier says;
+ * a user without a tier may not reserve at all, so is told so instead of offered a form.
+ */
+export function ReservationsSection({ account: { reservations = [], role, tier, limits } }: { account: Account }) {
   const [topic, setTopic] = useState('');
   const [everyone, setEveryone] = useState('deny-all');
   const { error, note, run } = useAction();
@@ -22,7 +26,8 @@ export function ReservationsSection({ reservations = [], limit }: { reservations
   return (
     <section class="panel" aria-label="Reserved topics">
       <h3>Reserved topics</h3>
-      {limit !== undefined && <p class="muted">Up to {limit} on your plan.</p>}
+      {role === 'user' && !tier && <p class="muted">Reserving topics needs a plan with reservations; the server's admin can give you one.</p>}
+      {role === 'user' && tier && <p class="muted">Up to {limits?.reservations ?? 0} on your plan ({tier.name}).</p>}
       <ul class="reservations">
         {reservations.map((r) => (
           <li>
@@ -33,15 +38,17 @@ export function ReservationsSection({ reservations = [], limit }: { reservations
           </li>
         ))}
       </ul>
-      <form class="row" onSubmit={(e) => void reserve(e)} aria-label="Reserve topic">
-        <input name="topic" aria-label="Topic to reserve" placeholder="Topic" required value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
-        <select name="everyone" aria-label="Access for everyone else" value={everyone} onChange={(e) => setEveryone(e.currentTarget.value)}>
-          {everyoneOptions.map(([value, name]) => (
-            <option value={value}>{name}</option>
-          ))}
-        </select>
-        <button type="submit">Reserve</button>
-      </form>
+      {(role !== 'user' || tier) && (
+        <form class="row" onSubmit={(e) => void reserve(e)} aria-label="Reserve topic">
+          <input name="topic" aria-label="Topic to reserve" placeholder="Topic" required value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+          <select name="everyone" aria-label="Access for everyone else" value={everyone} onChange={(e) => setEveryone(e.currentTarget.value)}>
+            {everyoneOptions.map(([value, name]) => (
+              <option value={value}>{name}</option>
+            ))}
+          </select>
+          <button type="submit">Reserve</button>
+        </form>
+      )}
       {error && <p class="error">{error}</p>}
       {note && <p class="note">{note}</p>}
     </section>

@@ -18,7 +18,7 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState('');
   const [lifetime, setLifetime] = useState(0);
-  const { error, note, run } = useAction();
+  const { error, note, setNote, run } = useAction();
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const expires = lifetime ? Math.floor(Date.now() / 1000) + lifetime : 0;
@@ -26,11 +26,15 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
     const ok = await run(async () => {
       created = (await api<{ token: string }>('POST', '/v1/account/token', { body: { label, expires, scopes: scopesOf(scopes) } })).token;
     });
-    if (ok) {
-      setLabel('');
-      setScopes('');
-    }
-    if (created) void navigator.clipboard?.writeText(created).catch(() => undefined);
+    if (!ok) return;
+    setLabel('');
+    setScopes('');
+    // Said either way: the token is also in the list below to copy by hand.
+    const copied = await navigator.clipboard?.writeText(created).then(
+      () => true,
+      () => false,
+    );
+    setNote(copied ? `Token ${created} created and copied to the clipboard` : `Token ${created} created; copy it from the list below`);
   };
   return (
     <section class="panel" aria-label="Access tokens">

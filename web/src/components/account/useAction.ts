@@ -3,12 +3,13 @@ import { refreshAccount } from '../../lib/account.js';
 
 /**
  * Runs an account change and then reloads the account, keeping the error to show (the
- * server's words) or the note of success; each section of the account page uses one.
+ * server's words, or the section's own for the codes it names) or the note of success; each
+ * section of the account page uses one.
  */
-export function useAction(): { error: string; note: string; run: (change: () => Promise<unknown>, done?: string) => Promise<boolean> } {
+export function useAction(): { error: string; note: string; setNote: (note: string) => void; run: (change: () => Promise<unknown>, done?: string, reason?: (err: unknown) => string | undefined) => Promise<boolean> } {
   const [error, setError] = useState('');
   const [note, setNote] = useState('');
-  const run = async (change: () => Promise<unknown>, done = ''): Promise<boolean> => {
+  const run = async (change: () => Promise<unknown>, done = '', reason?: (err: unknown) => string | undefined): Promise<boolean> => {
     setError('');
     setNote('');
     try {
@@ -17,9 +18,9 @@ export function useAction(): { error: string; note: string; run: (change: () => 
       setNote(done);
       return true;
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(reason?.(err) ?? (err instanceof Error ? err.message : String(err)));
       return false;
     }
   };
-  return { error, note, run };
+  return { error, note, setNote, run };
 }
