@@ -12,8 +12,8 @@ export interface Figure {
   better: 'higher' | 'lower';
 }
 
-/** `…-peers`: with cluster-secret set, so the nodes link (one leader per log; on FerretDB, announced batches). */
-export const clusterStores = ['ferretdb', 'ferretdb-peers', 'postgres', 'postgres-peers'] as const;
+/** `ferretdb-peers`: FerretDB with cluster-secret set, so the nodes announce their commits to each other. */
+export const clusterStores = ['ferretdb', 'ferretdb-peers', 'postgres'] as const;
 export type ClusterStore = (typeof clusterStores)[number];
 
 export interface Sizes {
@@ -80,7 +80,7 @@ export const fullSizes: Sizes = {
   clusterDelays: [0, 1, 5],
   clusterTopics: [1, 64],
   clusterShards: [1],
-  clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres', 'postgres-peers'],
+  clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres'],
   clusterSeconds: 10,
   clusterSubscribersPerNode: 4,
   clusterFixedRate: 50,
@@ -112,7 +112,7 @@ export const quickSizes: Sizes = {
   clusterDelays: [0],
   clusterTopics: [1],
   clusterShards: [1],
-  clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres', 'postgres-peers'],
+  clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres'],
   clusterSeconds: 1,
   clusterSubscribersPerNode: 2,
   clusterFixedRate: 20,

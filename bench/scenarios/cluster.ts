@@ -40,12 +40,10 @@ export const clusterScenario: Scenario = async (target, sizes, load) => {
   return figures;
 };
 
-const linked = ['--cluster-secret', 'bench-cluster-secret-0123456789'];
 const opens: Record<ClusterStore, () => Promise<ClusterDatabase | string>> = {
   ferretdb: () => openFerretDb(),
-  'ferretdb-peers': () => openFerretDb(linked),
-  postgres: () => openPostgres(),
-  'postgres-peers': () => openPostgres(linked),
+  'ferretdb-peers': () => openFerretDb(['--cluster-secret', 'bench-cluster-secret-0123456789']),
+  postgres: openPostgres,
 };
 
 /** A database server the nodes share, started for the scenario. */
@@ -74,13 +72,13 @@ async function openFerretDb(settings: string[] = []): Promise<ClusterDatabase | 
   };
 }
 
-async function openPostgres(settings: string[] = []): Promise<ClusterDatabase | string> {
+async function openPostgres(): Promise<ClusterDatabase | string> {
   const skip = postgresSkip();
   if (skip) return `PostgreSQL skipped: ${skip}`;
   const cluster = await startPostgres('bench');
   return {
-    store: settings.length > 0 ? 'postgres-peers' : 'postgres',
-    settings,
+    store: 'postgres',
+    settings: [],
     target: { path: join(cluster.sockets, '.s.PGSQL.5432') },
     freshUrl: async (label, proxyPort) => {
       const name = await createDatabase(cluster, label);

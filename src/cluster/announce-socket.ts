@@ -41,7 +41,7 @@ export interface AnnounceSocket {
  */
 export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, peers: PeerStore, secret: string, commit: CommitForwarded): AnnounceSocket {
   const links = new Set<WebSocket<LinkData>>();
-  const stop = peers.onCommit?.((log, batch) => {
+  const stop = peers.onCommit((log, batch) => {
     if (links.size === 0) return;
     const frame = JSON.stringify({ log, batch });
     for (const ws of links) {
@@ -81,7 +81,7 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
   });
   return {
     close: () => {
-      stop?.();
+      stop();
       for (const ws of [...links]) ws.end(1001, 'server shutting down');
     },
   };

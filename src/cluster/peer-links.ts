@@ -152,7 +152,7 @@ export class PeerLinks {
     const announced = parseFrame(data, isBinary);
     if (isReply(announced)) return this.settle(announced.reply, 'error' in announced ? new StoreWriteError(false, new Error(`the log's leader: ${announced.error}`)) : announced);
     const { log, batch } = (announced ?? {}) as { log?: unknown; batch?: unknown };
-    if (typeof log === 'number' && this.peers.offer?.(log, batch)) this.options.observer?.peerBatch();
+    if (typeof log === 'number' && this.peers.offer(log, batch)) this.options.observer?.peerBatch();
     else this.options.log.warn({ peer: url }, 'cluster: a peer sent something that is no batch of this database\'s logs; ignored');
   }
 }

@@ -96,13 +96,17 @@ export function loadConfig(sources: LoadSources = {}): Loaded {
 /** The shortest cluster-secret: it is all that stands between a stranger and a node's announcements. */
 const minClusterSecret = 16;
 
-/** Peering is for nodes sharing a database; the URL a node gives its peers must be one they can reach. */
+/**
+ * Linking nodes is for a MongoDB store (PostgreSQL's row lock already orders the nodes'
+ * commits, and leaders made three nodes slower there: bench/README.md); the URL a node
+ * gives its peers must be one they can reach.
+ */
 function checkCluster(c: Config): void {
   if (!c.clusterSecret) {
     if (c.clusterAdvertiseUrl) throw new ConfigError('if cluster-advertise-url is set, cluster-secret must also be set');
     return;
   }
-  if (!c.databaseUrl) throw new ConfigError('cluster-secret needs a database-url: it is for the nodes that share one');
+  if (!/^mongodb(\+srv)?:\/\//.test(c.databaseUrl)) throw new ConfigError('cluster-secret needs a mongodb:// or mongodb+srv:// database-url (on PostgreSQL the database orders the nodes\' commits; linking them only made them slower)');
   if (c.clusterSecret.length < minClusterSecret) throw new ConfigError(`cluster-secret must be at least ${minClusterSecret} characters`);
   if (c.clusterAdvertiseUrl && !/^https?:\/\/[^/]+/.test(c.clusterAdvertiseUrl)) throw new ConfigError('if set, cluster-advertise-url must start with http:// or https://');
   if (!c.clusterAdvertiseUrl && ['', '0.0.0.0', '::'].includes(c.listenHttp.host)) throw new ConfigError('with cluster-secret, set cluster-advertise-url: listen-http names no host the other nodes could reach this one at');

@@ -1,19 +1,14 @@
-/** A node that said nothing for this long is no peer any more (it stopped, or lost the database). */
-export const peerExpiryMs = 30_000;
-
 /**
- * What a store shared by several nodes offers their links (cluster/): where the nodes
- * are, and on a store whose nodes read each other's commits at a cost (MongoDB: a scan on
- * FerretDB), announcements: a node sends each batch it commits to its peers, which hold it
- * for their tails instead of reading it back. A batch is the store's own record, opaque
- * here: it goes out as JSON and comes back through `offer`, which checks its shape.
- * PostgreSQL announces nothing: its feed reads every node's commits from an index.
+ * The port the nodes of a cluster announce their commits through (cluster/): a node sends
+ * each batch it commits to its peers, which hold it for their tails instead of reading it
+ * back from the database. A batch is the store's own record, opaque here: it goes out as
+ * JSON and comes back through `offer`, which checks its shape.
  */
 export interface PeerStore {
   /** Calls `listener` with each batch this node commits, and the index of its log; answers the call that stops it. */
-  onCommit?(listener: (log: number, batch: object) => void): () => void;
+  onCommit(listener: (log: number, batch: object) => void): () => void;
   /** A peer's batch for log `log`, as it arrived; false when it is not one (nothing is held then). */
-  offer?(log: number, batch: unknown): boolean;
+  offer(log: number, batch: unknown): boolean;
   /** How many peers announce to this node now: while none does, the tails wait for no announcement. */
   readonly presence: { linked: number };
   /** Where the nodes say they are. */

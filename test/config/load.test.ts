@@ -186,15 +186,15 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { ...primary, 'database-replica-urls': 'mysql://u:secret@db2/t' } }), (err: Error) => err instanceof ConfigError && err.message === 'database-replica-urls: mysql://…@db2/t is not a postgres:// or postgresql:// URL');
   });
 
-  it('cluster-secret: a database-url, 16 characters at least, and an address the peers can reach', () => {
+  it('cluster-secret: a MongoDB database-url, 16 characters at least, and an address the peers can reach', () => {
     const mongo = { 'database-url': 'mongodb://db1/tocsin', 'listen-http': '10.0.0.5:80' };
     const secret = 'sixteen-chars-ok';
     const { config } = loadConfig({ flags: { ...mongo, 'cluster-secret': secret, 'cluster-advertise-url': 'https://node1.example:8443/' } });
     assert.deepEqual([config.clusterSecret, config.clusterAdvertiseUrl], [secret, 'https://node1.example:8443']);
     assert.deepEqual([loadConfig().config.clusterSecret, loadConfig().config.clusterAdvertiseUrl], ['', '']);
     assert.equal(loadConfig({ env: { NTFY_CLUSTER_SECRET: secret }, flags: mongo }).config.clusterSecret, secret);
-    assert.throws(() => loadConfig({ flags: { 'cluster-secret': secret } }), /cluster-secret needs a database-url/);
-    assert.equal(loadConfig({ flags: { 'database-url': 'postgres://db1/t', 'listen-http': '10.0.0.5:80', 'cluster-secret': secret } }).config.clusterSecret, secret);
+    assert.throws(() => loadConfig({ flags: { 'cluster-secret': secret } }), /cluster-secret needs a mongodb:\/\/ or mongodb\+srv:\/\/ database-url/);
+    assert.throws(() => loadConfig({ flags: { 'database-url': 'postgres://db1/t', 'cluster-secret': secret } }), /cluster-secret needs a mongodb/);
     assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-secret': 'short' } }), /cluster-secret must be at least 16 characters/);
     assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-secret': secret, 'cluster-advertise-url': 'node1:80' } }), /if set, cluster-advertise-url must start with http:\/\/ or https:\/\//);
     assert.throws(() => loadConfig({ flags: { ...mongo, 'cluster-advertise-url': 'http://node1' } }), /if cluster-advertise-url is set, cluster-secret must also be set/);

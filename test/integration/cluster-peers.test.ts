@@ -6,23 +6,21 @@ import { MongoClient } from 'mongodb';
 import WebSocket, { WebSocketServer } from 'ws';
 import { LineStream, publish, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
-import { freshDatabase as freshPostgresDatabase, postgresSkip } from '../support/postgres.js';
 import { Scrape } from '../support/prometheus.js';
 import { spawnServer, type ChildServer } from '../support/server.js';
 import { nextMessage, poll } from './cluster-cases.js';
 
 /**
- * Nodes on one database linked to each other (cluster-secret): each log has one leader,
- * which commits what the others forward; every subscriber still sees every message in one
- * order. On MongoDB (FerretDB) each node also holds the others' batches from their
- * announcements instead of reading them back; on PostgreSQL nothing is announced.
+ * Nodes on one MongoDB-wire database (FerretDB) that announce their commits to each other
+ * (cluster-secret): every subscriber still sees every message in one order, and each node
+ * holds the others' batches from their announcements instead of reading them back.
  */
 
 const secret = 'a-cluster-secret-for-tests';
 let ferret: Promise<FerretDb> | undefined;
 after(async () => (await ferret)?.stop());
 
-async function freshFerretDatabase(label: string): Promise<string> {
+async function freshDatabase(label: string): Promise<string> {
   const server = await (ferret ??= startFerretDb());
   return server.url.replace('/?', `/${server.databaseName(label)}?`);
 }
@@ -53,9 +51,8 @@ function refusal(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
-function describeLinked(name: string, freshDatabase: (label: string) => Promise<string>, skip: string | false, announces: boolean): void {
-describe(`linked nodes on ${name}`, { skip, timeout: 120_000 }, () => {
-  it('publishers on three nodes: one order everywhere; one node commits the log, the others forward to it', async () => {
+describe('nodes that announce their commits to each other', { skip: ferretDbSkip(), timeout: 120_000 }, () => {
+  it('publishers on three nodes: one order everywhere; one node commits the log, the others forward to it and hold what it announces', async () => {
     const url = await freshDatabase('peers');
     const nodes: ChildServer[] = [];
     for (let i = 0; i < 3; i++) nodes.push(await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']));
@@ -75,7 +72,7 @@ describe(`linked nodes on ${name}`, { skip, timeout: 120_000 }, () => {
       assert.deepEqual(seen[2], seen[0]);
       assert.deepEqual(new Set(seen[0]).size, 90);
       // One log, so one leader: it forwarded nothing and was announced nothing; each other
-      // node forwarded its 30 messages and (on MongoDB) was announced every batch the leader committed.
+      // node forwarded its 30 messages and was announced every batch the leader committed.
       const scrapes = await Promise.all(nodes.map(scrape));
       const forwarded = scrapes.map((s) => s.value('tocsin_cluster_forwarded_messages_total'));
       const received = scrapes.map((s) => s.value('tocsin_cluster_peer_batches_total'));
@@ -84,8 +81,7 @@ describe(`linked nodes on ${name}`, { skip, timeout: 120_000 }, () => {
       assert.equal(received[leader], 0);
       const others = received.filter((_, i) => i !== leader);
       assert.equal(others[0], others[1]);
-      if (announces) assert.ok((others[0] as number) >= 1 && (others[0] as number) <= 90, `${others[0]} batches: the leader merges adds`);
-      else assert.equal(others[0], 0);
+      assert.ok((others[0] as number) >= 1 && (others[0] as number) <= 90, `${others[0]} batches: the leader merges adds`);
       assert.deepEqual(scrapes.map((s) => s.value('tocsin_lost_ranges_total')), [0, 0, 0]);
     } finally {
       for (const s of streams) s.close();
@@ -144,7 +140,7 @@ describe(`linked nodes on ${name}`, { skip, timeout: 120_000 }, () => {
     assert.equal((await refusal(without.url, { 'x-tocsin-cluster-secret': secret })).status, 404);
   });
 
-  it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', { skip: !announces && 'nothing is announced on PostgreSQL' }, async () => {
+  it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', async () => {
     const url = await freshDatabase('hostile');
     const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
     // A "node" registered in the database that links back and sends garbage on its socket.
@@ -173,7 +169,3 @@ describe(`linked nodes on ${name}`, { skip, timeout: 120_000 }, () => {
     }
   });
 });
-}
-
-describeLinked('MongoDB (FerretDB)', freshFerretDatabase, ferretDbSkip(), true);
-describeLinked('PostgreSQL', freshPostgresDatabase, postgresSkip(), false);

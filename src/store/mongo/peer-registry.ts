@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { collection } from './concerns.js';
-import { peerExpiryMs, type NodeRegistry } from '../peer-store.js';
+import type { NodeRegistry } from '../peer-store.js';
 
 interface NodeEntry {
   /** The node: a random name it takes at start. */
@@ -10,6 +10,9 @@ interface NodeEntry {
   /** When it last said it is there (ms since the epoch). */
   t: number;
 }
+
+/** A node that said nothing for this long is no peer any more (it stopped, or lost the database). */
+export const peerExpiryMs = 30_000;
 
 /**
  * The nodes of a cluster, as each says where the others reach it: one small document per

@@ -12,7 +12,6 @@ import { openPool } from './pool.js';
 import { Replicas } from './replicas.js';
 import { openSchema } from './schema.js';
 import { PostgresSpendLedger } from './spend-ledger.js';
-import { PostgresNodeRegistry } from './peer-registry.js';
 import { openPostgresMessageStore } from './store.js';
 import { PostgresWebPushStore } from './webpush-store.js';
 
@@ -51,9 +50,7 @@ export async function openPostgres(config: Config, log: StoreLog, observer?: Poo
     const ledger = new PostgresSpendLedger(pool);
     const knownTopics = await messages.cache.topics();
     const ping = async (): Promise<void> => void (await pool.query('SELECT 1'));
-    // The feed reads every node's commits from an index: the nodes announce nothing, but lead logs (cluster/).
-    const peers = { presence: { linked: 0 }, registry: new PostgresNodeRegistry(pool) };
-    return { ...messages, knownTopics, auth, attachments, webPush, ledger, peers, ping, close: closeAll };
+    return { ...messages, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -6,7 +6,6 @@ import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
 import { tokenScopesSchema } from './auth/tokens.js';
-import { clusterNodesSchema } from './peer-registry.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
 
@@ -23,10 +22,9 @@ import { webPushSchema } from './webpush-store.js';
  */
 /**
  * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
- * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 the nodes' registry
- * (cluster-secret).
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens.
  */
-const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, clusterNodesSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema];
 
 const schemaVersion = migrations.length + 1;
 
