@@ -95,6 +95,8 @@ export const errors = {
   tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
   // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
   clickUrlInvalid: row(40092, 400, 'invalid request: click URL is invalid', `${docs}/publish/#click-action`),
+  // Tocsin's own (issue 37): ntfy has no per-message TTL.
+  ttlInvalid: row(40093, 400, 'invalid request: TTL invalid, must be a duration greater than 0 like 30m, 12h or 3d', `${docs}/publish/#message-caching`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),
