@@ -35,7 +35,7 @@ export class TopicRetention {
   /** The retention of `topic`: its most specific entry's, with cache-duration where the entry sets none. */
   of(topic: string): Retention {
     const rule = this.rules.find((r) => r.matches.test(topic));
-    return rule ?? { cacheDurationMs: this.defaultMs, maxMessages: 0 };
+    return rule ? { cacheDurationMs: rule.cacheDurationMs, maxMessages: rule.maxMessages } : { cacheDurationMs: this.defaultMs, maxMessages: 0 };
   }
 
   /**
