@@ -87,3 +87,18 @@ describe('topic-retention — per-topic cache duration and message count', () =>
     assert.equal((await poll('unlimited')).length, 5, 'topics without max-messages keep all');
   });
 });
+
+describe('topic-retention — with cache-duration 0', () => {
+  it('only the topics an entry gives a cache duration are cached, and TTLs apply to them', async () => {
+    const t = await startTestServer({ 'cache-duration': '0', 'topic-retention': [{ topic: 'kept*', 'cache-duration': '1h' }] });
+    try {
+      const kept = (await publish(`${t.url}/kept-1`, 'x', { 'X-TTL': '10m' })).json;
+      const gone = (await publish(`${t.url}/other`, 'x', { 'X-TTL': '10m' })).json;
+      assert.deepEqual([lifetime(kept), gone.expires], [600, undefined]);
+      const polled = await (await fetch(`${t.url}/kept-1,other/json?poll=1`)).text();
+      assert.deepEqual(polled.trimEnd().split('\n').map((line) => (JSON.parse(line) as Json).id), [kept.id]);
+    } finally {
+      await t.server.close();
+    }
+  });
+});
