@@ -48,10 +48,11 @@ export class LogReplay {
     // An id the log does not hold (unknown, or dropped by the capped log: a client back
     // after its stream was closed for a lost range) replays all the log still holds.
     const log = this.shards.of(topic);
-    const after = since.kind === 'id' ? await positionOf(log, since.id) : undefined;
+    // The topic's trim floor (max-messages) is an _id lookup, made beside the position's.
+    const [after, trimmed] = await Promise.all([since.kind === 'id' ? positionOf(log, since.id) : undefined, this.trims.floorOf(topic)]);
     const elsewhere = since.kind === 'id' && !after ? await this.timeElsewhere(since.id, log) : undefined;
     const fromTime = since.kind === 'time' ? since.time : (elsewhere ?? -Infinity);
-    const floor = (await this.trims.floorOf(topic)) ?? { time: -Infinity, pos: 0 };
+    const floor = trimmed ?? { time: -Infinity, pos: 0 };
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
