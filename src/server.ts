@@ -191,7 +191,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
 function monitorsOf(config: Config, store: Stores, ctx: ServerContext): Monitors | undefined {
   if (!config.monitors || !store.monitors || !ctx.access) return undefined;
   const { limit, checkIntervalMs } = config.monitors;
-  return new Monitors(store.monitors, { limit, checkEveryMs: checkIntervalMs, cacheDurationMs: config.cacheDurationMs }, { publisher: ctx.publisher, access: ctx.access, log: ctx.log });
+  return new Monitors(store.monitors, { limit, checkEveryMs: checkIntervalMs, retention: config.topicRetention }, { publisher: ctx.publisher, access: ctx.access, log: ctx.log });
 }
 
 /** The Twilio gateway and the caller placing calls with it, when twilio-account is set. */

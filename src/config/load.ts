@@ -11,6 +11,7 @@ import { compileCallFormat } from '../calls/twiml.js';
 import { TemplateError, type Template } from '../template/index.js';
 import { isS3Url, parseS3Url, S3UrlError, type S3Location } from '../store/s3/s3-url.js';
 import { readBuildInfo } from '../build-info.js';
+import { RetentionRuleError, TopicRetention } from '../model/topic-retention.js';
 
 export type RawValues = Partial<Record<SettingKey, unknown>>;
 
@@ -41,6 +42,7 @@ const kindSchema: Record<Setting['kind'], object> = {
   duration: { type: ['string', 'number'], format: 'duration' },
   size: { type: ['string', 'number'], format: 'size' },
   list: { type: 'array', items: { type: 'string' } },
+  mappings: { type: 'array', items: { type: 'object' } },
   enum: {},
 };
 
@@ -51,6 +53,7 @@ const hints: Record<Setting['kind'], string> = {
   duration: 'a duration like 45s, 12h or 3d',
   size: 'a size like 4096, 4k or 15M',
   list: 'a list of strings',
+  mappings: 'a list of mappings',
   enum: 'one of',
 };
 
@@ -198,10 +201,20 @@ function fromEnv(env: NodeJS.ProcessEnv): RawValues {
   return values;
 }
 
-/** Env vars and flags carry lists as comma-separated strings. */
+/** Env vars and flags carry lists as comma-separated strings, and lists of mappings as JSON (or YAML). */
 function splitList(key: SettingKey, value: unknown): unknown {
-  if (settings[key].kind !== 'list' || typeof value !== 'string') return value;
+  const { kind } = settings[key] as Setting;
+  if (typeof value !== 'string' || (kind !== 'list' && kind !== 'mappings')) return value;
+  if (kind === 'mappings') return mappingsOf(key, value);
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function mappingsOf(key: SettingKey, value: string): unknown {
+  try {
+    return parseYaml(value) as unknown;
+  } catch (err) {
+    throw new ConfigError(`invalid value for ${key}: ${JSON.stringify(value)} (${(err as Error).message})`);
+  }
 }
 
 function describe(errs: ErrorObject[], values: Record<string, unknown>): string {
@@ -235,6 +248,7 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     cacheSizeLimit: size('cache-size-limit'),
     cacheFile: str('cache-file'),
     cacheDurationMs: duration('cache-duration'),
+    topicRetention: topicRetentionOf(v['topic-retention'] as unknown[], duration('cache-duration')),
     cacheStartupQueries: str('cache-startup-queries'),
     cacheBatchSize: v['cache-batch-size'] as number,
     cacheBatchTimeoutMs: duration('cache-batch-timeout'),
@@ -331,6 +345,16 @@ function banOf(file: string, windowMs: number, threshold: number, entries: reado
   }
   if (file !== '' && windowMs <= 0) throw new ConfigError('ban-window must be greater than 0');
   return file === '' ? undefined : { file, windowMs, threshold, weights };
+}
+
+/** topic-retention's entries, checked now: a bad pattern, duration or limit stops the start. */
+function topicRetentionOf(entries: readonly unknown[], cacheDurationMs: number): TopicRetention {
+  try {
+    return new TopicRetention(entries, cacheDurationMs);
+  } catch (err) {
+    if (err instanceof RetentionRuleError) throw new ConfigError(`invalid value for topic-retention: ${err.message}`);
+    throw err;
+  }
 }
 
 /** attachment-cache-dir's bucket when it is an s3:// URL; a malformed one stops the start. */

@@ -8,12 +8,13 @@ import type { EndpointPattern } from '../push/endpoint-pattern.js';
 import type { Template } from '../template/index.js';
 import { defaultBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 import type { S3Location } from '../store/s3/s3-url.js';
+import type { TopicRetention } from '../model/topic-retention.js';
 
-export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'enum';
+export type SettingKind = 'string' | 'bool' | 'int' | 'duration' | 'size' | 'list' | 'mappings' | 'enum';
 
 export interface Setting {
   kind: SettingKind;
-  default: string | number | boolean | readonly string[];
+  default: string | number | boolean | readonly string[] | readonly object[];
   doc: string;
   /** Allowed values of an enum setting. */
   values?: readonly string[];
@@ -52,6 +53,11 @@ export const settings = {
   'cache-size-limit': { kind: 'size', default: '1G', doc: 'Tocsin, with database-url: size of the message log (a capped collection), the most the cache holds; a change resizes an existing log at start (MongoDB 6.0+) or stops the start, naming both sizes (FerretDB)' },
   'cache-file': { kind: 'string', default: '', doc: 'SQLite file of the message cache; empty keeps the cache in memory' },
   'cache-duration': { kind: 'duration', default: '12h', doc: 'How long messages stay in the cache; 0 disables caching' },
+  'topic-retention': {
+    kind: 'mappings',
+    default: [],
+    doc: 'Tocsin: per-topic retention, each {topic, cache-duration, max-messages}: topic a name or a pattern with * (the most specific matching entry wins), cache-duration replacing cache-duration\'s for its messages, max-messages the most a topic keeps (0: no limit; the oldest are dropped at each manager-interval); as env or flag, the list as JSON',
+  },
   'cache-startup-queries': { kind: 'string', default: '', doc: 'SQL run against the cache database at startup, e.g. pragmas' },
   'cache-batch-size': { kind: 'int', default: 0, doc: 'Most messages written in one cache transaction; 0 means no limit' },
   'cache-batch-timeout': { kind: 'duration', default: '0s', doc: 'How long a write may wait to join a batch when no commit is in flight (one in flight: until it ends); 0 commits once per event-loop turn' },
@@ -296,6 +302,8 @@ export interface Config {
   cacheSizeLimit: number;
   cacheFile: string;
   cacheDurationMs: number;
+  /** topic-retention, parsed: each topic's cache duration and message limit. */
+  topicRetention: TopicRetention;
   cacheStartupQueries: string;
   cacheBatchSize: number;
   cacheBatchTimeoutMs: number;

@@ -97,6 +97,8 @@ export const errors = {
   clickUrlInvalid: row(40092, 400, 'invalid request: click URL is invalid', `${docs}/publish/#click-action`),
   // Tocsin's own (ntfy's tokens have no scopes): an empty list, or more scopes than a token may carry.
   tokenScopesInvalid: row(40093, 400, 'invalid request: token scopes must list 1 to 16 topics'),
+  // Tocsin's own (issue 37): ntfy has no per-message TTL.
+  ttlInvalid: row(40094, 400, 'invalid request: TTL invalid, must be a duration greater than 0 like 30m, 12h or 3d', `${docs}/publish/#message-caching`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),

@@ -4,6 +4,7 @@ import { repeatLocally, type LocalTimer } from '../housekeeping/local-timer.js';
 import { nowSeconds, randomId, type Message } from '../model/message.js';
 import type { MonitorStore } from '../store/monitor-store.js';
 import type { Publisher } from '../streams/publisher.js';
+import type { TopicRetention } from '../model/topic-retention.js';
 import { alertOf, type Monitor } from './monitor.js';
 
 export interface MonitorsOptions {
@@ -11,8 +12,8 @@ export interface MonitorsOptions {
   limit: number;
   /** monitor-check-interval, in ms. */
   checkEveryMs: number;
-  /** cache-duration, in ms: an alert is cached as a publish would be (0: live only). */
-  cacheDurationMs: number;
+  /** Each topic's cache duration: an alert is cached as a publish would be (0: live only). */
+  retention: TopicRetention;
 }
 
 /**
@@ -58,7 +59,8 @@ export class Monitors {
       if (owner === undefined) return this.deps.log.warn(about, 'monitor alert dropped: its owner no longer exists');
       await this.deps.access.authorize(owner, [monitor.alertTopic], 'write');
       const now = nowSeconds();
-      const cache = this.options.cacheDurationMs > 0;
+      const expires = this.options.retention.expiresAt(now, monitor.alertTopic);
+      const cache = expires !== undefined;
       const message: Message = {
         id: randomId(),
         time: now,
@@ -66,7 +68,7 @@ export class Monitors {
         topic: monitor.alertTopic,
         ...alertOf(monitor, recovery),
         priority: monitor.alertPriority,
-        ...(cache && { expires: now + Math.floor(this.options.cacheDurationMs / 1000) }),
+        ...(cache && { expires }),
       };
       await this.deps.publisher.publish(message, { cache, deliver: true });
       this.deps.log.info({ ...about, state: recovery ? 'up' : 'down' }, 'monitor alert published');

@@ -60,6 +60,13 @@ export interface Added {
   replaced: string[];
 }
 
+/** What `trim` dropped. */
+export interface Trimmed {
+  count: number;
+  /** The time of the newest message it dropped (Unix seconds); 0 when none. */
+  newest: number;
+}
+
 /**
  * The message cache port. Contract, for every implementation:
  * - `add` commits the whole batch atomically, in order, before its promise resolves;
@@ -91,6 +98,13 @@ export interface MessageCache {
   replay(query: ReplayQuery): Promise<Replay>;
   /** Deletes expired messages; returns how many. */
   prune(nowSeconds: number): Promise<number>;
+  /**
+   * Drops the oldest published messages of `topic` beyond its newest `keep`, ordered as a
+   * replay orders them (time, then commit order), as per-topic retention's `max-messages`
+   * asks (issue 37); scheduled messages still waiting neither count nor go. Atomic; a
+   * replay afterwards no longer returns what it dropped.
+   */
+  trim(topic: string, keep: number): Promise<Trimmed>;
   /** Removes the `attachment` of the messages with these ids (their files expired). */
   dropAttachments(ids: readonly string[]): Promise<void>;
   /** Topics that hold at least one message. */

@@ -251,4 +251,22 @@ describe('config', () => {
     assert.deepEqual(parseListen('[::1]:9000'), { host: '::1', port: 9000 });
     assert.throws(() => parseListen('1.2.3.4:99999'), ConfigError);
   });
+
+  it('topic-retention (Tocsin): entries from the file, or JSON from env and flags; a bad entry stops startup naming it', () => {
+    const file = yamlFile('cache-duration: 12h\ntopic-retention:\n  - topic: "alerts*"\n    cache-duration: 720h\n    max-messages: 10000\n');
+    const { config } = loadConfig({ file });
+    assert.deepEqual(config.topicRetention.of('alerts-db'), { cacheDurationMs: 720 * 3600_000, maxMessages: 10_000 });
+    assert.deepEqual(config.topicRetention.of('other'), { cacheDurationMs: 12 * 3600_000, maxMessages: 0 });
+    const fromEnv = loadConfig({ env: { TOCSIN_TOPIC_RETENTION: '[{"topic": "x", "max-messages": 3}]' } }).config;
+    assert.equal(fromEnv.topicRetention.of('x').maxMessages, 3);
+    assert.equal(loadConfig().config.topicRetention.limitsCount, false, 'none by default');
+    const refused = (settings: Parameters<typeof loadConfig>[0], message: string): void => {
+      assert.throws(() => loadConfig(settings), (err: Error) => err instanceof ConfigError && err.message === message);
+    };
+    refused({ file: yamlFile('topic-retention:\n  - topic: "a/b"\n    max-messages: 1\n') }, 'invalid value for topic-retention: topic-retention entry 1: topic must be a topic or a pattern with * (1-64 of A-Z, a-z, 0-9, -, _ and *), not "a/b"');
+    refused({ file: yamlFile('topic-retention:\n  - topic: a\n    cache-duration: 5 weeks\n') }, 'invalid value for topic-retention: topic-retention entry 1 (a): cache-duration must be a duration like 12h or 30d, not "5 weeks"');
+    refused({ flags: { 'topic-retention': '[{"topic": "a", "max-messages": -1}]' } }, 'invalid value for topic-retention: topic-retention entry 1 (a): max-messages must be a whole number of at least 0, not -1');
+    refused({ file: yamlFile('topic-retention: [1, 2]\n') }, 'invalid value for topic-retention: [1,2] (must be a list of mappings)');
+    assert.throws(() => loadConfig({ env: { TOCSIN_TOPIC_RETENTION: '[{' } }), (err: Error) => err instanceof ConfigError && err.message.startsWith('invalid value for topic-retention: "[{"'));
+  });
 });

@@ -7,6 +7,7 @@ import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListObjectsV
 import { MongoClient } from 'mongodb';
 import type pg from 'pg';
 import { sharedHousekeeping } from '../../src/housekeeping/shared.js';
+import { TopicRetention } from '../../src/model/topic-retention.js';
 import { AttachmentsUnavailableError } from '../../src/store/attachment-store.js';
 import type { FileIndex } from '../../src/store/file-index.js';
 import { AttachmentIndex } from '../../src/store/files/attachment-index.js';
@@ -172,7 +173,7 @@ describe('S3 attachments (on SeaweedFS)', { skip }, () => {
     after(close);
 
     // when: the shared housekeeping runs
-    await sharedHousekeeping({ log: log.logger, cache, access: undefined, attachments: store, webPush: undefined });
+    await sharedHousekeeping({ log: log.logger, cache, access: undefined, attachments: store, webPush: undefined, config: { topicRetention: new TopicRetention([], 0) } });
 
     // then: the orphan is gone and the sweep logged
     assert.deepEqual(await keys(bucket), ['hk/knownfile002']);

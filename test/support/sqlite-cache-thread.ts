@@ -1,5 +1,5 @@
 import { Outbound } from '../../src/model/outbound.js';
-import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../../src/store/message-cache.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery, Trimmed } from '../../src/store/message-cache.js';
 import { WorkerCalls } from './worker-calls.js';
 
 /** An event as it crosses threads: its JSON and commit sequence number. */
@@ -34,6 +34,10 @@ export class ThreadedSqliteCache implements MessageCache {
 
   prune(nowSeconds: number): Promise<number> {
     return this.call('prune', nowSeconds) as Promise<number>;
+  }
+
+  trim(topic: string, keep: number): Promise<Trimmed> {
+    return this.call('trim', topic, keep) as Promise<Trimmed>;
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery, Trimmed } from '../message-cache.js';
 import { DroppedAttachments } from './dropped-attachments.js';
 import { HeldTallies } from './held-tallies.js';
 import { firstOfEachId } from './import-dedupe.js';
@@ -13,6 +13,7 @@ import type { LogShards } from './log-shards.js';
 import { found, LogReplay } from './message-log-replay.js';
 import { NodeCounters } from './node-counters.js';
 import { ReleaseClaims } from './release-claims.js';
+import { TopicTrims } from './topic-trims.js';
 import { ScheduledMessages, type WaitingMessage, type WaitingRef } from './scheduled.js';
 import { writeFailure } from './write-error.js';
 
@@ -49,15 +50,16 @@ export class MongoMessageCache implements MessageCache {
     private readonly counters: NodeCounters,
     private readonly claims: ReleaseClaims,
     private readonly tallies: HeldTallies,
+    private readonly trims: TopicTrims,
     private readonly onError: (err: unknown) => void,
   ) {
-    this.replays = new LogReplay(shards, scheduled, dropped, claims);
+    this.replays = new LogReplay(shards, scheduled, dropped, claims, trims);
   }
 
   static async open(db: Db, shards: LogShards, onError: (err: unknown) => void): Promise<MongoMessageCache> {
     const counters = NodeCounters.open(db);
     const [ids, scheduled, dropped, claims, tallies] = [MessageIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), ReleaseClaims.open(db), HeldTallies.open(db, counters.node)];
-    return new MongoMessageCache(shards, ids, scheduled, dropped, counters, claims, tallies, onError);
+    return new MongoMessageCache(shards, ids, scheduled, dropped, counters, claims, tallies, TopicTrims.open(db, shards), onError);
   }
 
   logOf(topic: string): number {
@@ -214,7 +216,7 @@ export class MongoMessageCache implements MessageCache {
     const [floor, since] = await Promise.all([this.prunedBefore(), heldSince(this.shards.logs)]);
     const expired = await this.tallies.expiring(floor, nowSeconds, since);
     await this.counters.set('pruned', nowSeconds);
-    await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds), this.tallies.prune(nowSeconds), this.pruneClaims(nowSeconds)]);
+    await Promise.all([this.ids.prune(nowSeconds), this.dropped.prune(nowSeconds), this.trims.prune(nowSeconds), this.tallies.prune(nowSeconds), this.pruneClaims(nowSeconds)]);
     return expired;
   }
 
@@ -223,6 +225,10 @@ export class MongoMessageCache implements MessageCache {
     const expired = await this.claims.expired(nowSeconds);
     await this.scheduled.remove(expired);
     await this.claims.forget(expired);
+  }
+
+  trim(topic: string, keep: number): Promise<Trimmed> {
+    return this.trims.trim(topic, keep, Math.floor(Date.now() / 1000));
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {

@@ -6,9 +6,10 @@ import type { LogShards } from './log-shards.js';
 import { positionIn } from '../live-feed.js';
 import { byTimeThenPosition, NewestWithin, type Found } from './newest-within.js';
 import type { ReleaseClaims } from './release-claims.js';
+import type { TopicTrims } from './topic-trims.js';
 import type { ScheduledMessages } from './scheduled.js';
 
-const replayed: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
+export const replayed: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
 
 /**
  * Batches a replay's cursor fetches at a time. With the newest messages that fit
@@ -37,6 +38,7 @@ export class LogReplay {
     private readonly scheduled: ScheduledMessages,
     private readonly dropped: DroppedAttachments,
     private readonly claims: ReleaseClaims,
+    private readonly trims: TopicTrims,
   ) {}
 
   async replay(q: ReplayQuery): Promise<Replay> {
@@ -46,9 +48,11 @@ export class LogReplay {
     // An id the log does not hold (unknown, or dropped by the capped log: a client back
     // after its stream was closed for a lost range) replays all the log still holds.
     const log = this.shards.of(topic);
-    const after = since.kind === 'id' ? await positionOf(log, since.id) : undefined;
+    // The topic's trim floor (max-messages) is an _id lookup, made beside the position's.
+    const [after, trimmed] = await Promise.all([since.kind === 'id' ? positionOf(log, since.id) : undefined, this.trims.floorOf(topic)]);
     const elsewhere = since.kind === 'id' && !after ? await this.timeElsewhere(since.id, log) : undefined;
     const fromTime = since.kind === 'time' ? since.time : (elsewhere ?? -Infinity);
+    const floor = trimmed ?? { time: -Infinity, pos: 0 };
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
@@ -58,6 +62,7 @@ export class LogReplay {
       for (const { event: e, pos } of found(batch)) {
         if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after?.pos ?? 0)) continue;
         const message = { id: e.id, time: e.time, json: e.json, pos, ...(e.attachment ? { attachment: e.attachment } : {}) };
+        if (byTimeThenPosition(message, floor) <= 0) continue; // trimmed (max-messages)
         if (since.kind !== 'latest') within.offer(message);
         else if (!latest || byTimeThenPosition(message, latest) > 0) latest = message;
       }

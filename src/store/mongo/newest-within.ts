@@ -7,7 +7,7 @@ export interface Found {
   attachment?: true;
 }
 
-export function byTimeThenPosition(a: Found, b: Found): number {
+export function byTimeThenPosition(a: Pick<Found, 'time' | 'pos'>, b: Pick<Found, 'time' | 'pos'>): number {
   return a.time - b.time || a.pos - b.pos;
 }
 

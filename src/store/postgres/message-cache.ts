@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery, Trimmed } from '../message-cache.js';
 import { readFailure, writeFailure } from './errors.js';
 import { atNextPositions, byLog, logOf } from './log.js';
 import { inTransaction } from './pool.js';
@@ -147,6 +147,18 @@ export class PostgresMessageCache implements MessageCache {
 
   async prune(nowSeconds: number): Promise<number> {
     return (await this.pool.query('DELETE FROM messages WHERE expires <= $1 AND published', [nowSeconds])).rowCount ?? 0;
+  }
+
+  async trim(topic: string, keep: number): Promise<Trimmed> {
+    // A topic's messages are in one log, so (time, seq) is its replay order; messages_topic serves the walk.
+    const { rows } = await this.pool.query<{ count: number; newest: string }>(
+      `WITH beyond AS (SELECT log, seq FROM messages WHERE topic = $1 AND published ORDER BY time DESC, seq DESC OFFSET $2),
+        dropped AS (DELETE FROM messages m USING beyond b WHERE m.log = b.log AND m.seq = b.seq RETURNING m.time)
+      SELECT count(*)::int AS count, coalesce(max(time), 0) AS newest FROM dropped`,
+      [topic, keep],
+    ).catch((err: unknown) => Promise.reject(writeFailure(err)));
+    const row = rows[0];
+    return { count: row?.count ?? 0, newest: Number(row?.newest ?? 0) };
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {

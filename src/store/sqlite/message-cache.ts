@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Message } from '../../model/message.js';
 import { Outbound } from '../../model/outbound.js';
-import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery } from '../message-cache.js';
+import type { Added, CacheEntry, MessageCache, Replay, ReplayQuery, Trimmed } from '../message-cache.js';
 import { MemoryIndexes } from './memory-indexes.js';
 import { MultiRowInsert } from './multi-row-insert.js';
 import { ReplayReader } from './replay-reader.js';
@@ -37,6 +37,7 @@ export class SqliteMessageCache implements MessageCache {
   private readonly replays: ReplayReader;
   private readonly indexes: MemoryIndexes;
   private readonly pruneBatch: Database.Transaction<(nowSeconds: number) => number>;
+  private readonly trimBatch: Database.Transaction<(topic: string, keep: number) => Trimmed>;
 
   constructor(private readonly db: Database.Database) {
     openCacheSchema(db);
@@ -103,6 +104,19 @@ export class SqliteMessageCache implements MessageCache {
       for (const [id, topic, time, seq] of expired) indexes.removed({ id, topic, time, seq });
       return expired.length;
     });
+    // The topic's index gives its messages in replay order; the join leaves the waiting ones out.
+    const beyond = db.prepare(`SELECT m.id, m.time, m.seq FROM memory.topic_index t JOIN messages m ON m.seq = t.seq
+      WHERE t.topic = ? AND m.published = 1 ORDER BY t.time DESC, t.seq DESC LIMIT -1 OFFSET ?`).raw(true);
+    const drop = db.prepare('DELETE FROM messages WHERE seq = ?');
+    this.trimBatch = db.transaction((topic: string, keep: number) => {
+      indexes.sync();
+      const dropped = beyond.all(topic, keep) as [string, number, number][];
+      for (const [id, time, seq] of dropped) {
+        drop.run(seq);
+        indexes.removed({ id, topic, time, seq });
+      }
+      return { count: dropped.length, newest: dropped[0]?.[1] ?? 0 };
+    });
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
@@ -132,6 +146,10 @@ export class SqliteMessageCache implements MessageCache {
 
   async prune(nowSeconds: number): Promise<number> {
     return this.indexes.writing(() => this.pruneBatch.immediate(nowSeconds));
+  }
+
+  async trim(topic: string, keep: number): Promise<Trimmed> {
+    return this.indexes.writing(() => this.trimBatch.immediate(topic, keep));
   }
 
   async dropAttachments(ids: readonly string[]): Promise<void> {

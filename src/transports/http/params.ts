@@ -22,6 +22,7 @@ export const paramAliases = {
   email: ['x-email', 'x-e-mail', 'email', 'e-mail', 'mail', 'e'],
   call: ['x-call', 'call'],
   cache: ['x-cache', 'cache'],
+  ttl: ['x-ttl', 'ttl'],
   firebase: ['x-firebase', 'firebase', 'x-relay', 'relay'],
   unifiedPush: ['x-unifiedpush', 'unifiedpush', 'x-altpush', 'altpush', 'up'],
   template: ['x-template', 'template', 'tpl'],

@@ -11,7 +11,7 @@ import { rawParam } from '../http/params.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Handler } from '../routes.js';
 import { fromJsonBody } from './json-body.js';
-import { expiresAt, namePattern, parsePublish } from './parse.js';
+import { namePattern, parsePublish } from './parse.js';
 import { renderTemplated, templateBodyLimit } from './templated.js';
 import { storeUpload } from './upload.js';
 
@@ -110,8 +110,9 @@ export function handleSequenceEvent(event: 'message_delete' | 'message_clear', g
     const gate = new Gate(ctx, req, [topic as string]);
     await runGuards(guards.request, gate);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
-    const cache = ctx.config.cacheDurationMs > 0;
-    if (cache) message.expires = expiresAt(message.time, ctx.config.cacheDurationMs);
+    const expires = ctx.config.topicRetention.expiresAt(message.time, message.topic);
+    const cache = expires !== undefined;
+    if (cache) message.expires = expires;
     await runGuards(guards.message, { gate, unifiedPush: false, email: undefined });
     const stored = await ctx.publisher.publish(message, { cache, deliver: true });
     ctx.metrics?.published(startedAt, false);

@@ -19,6 +19,7 @@ interface JsonPublish {
   email?: string;
   call?: string;
   cache?: string;
+  ttl?: string;
   firebase?: string;
   sequence_id?: string;
 }
@@ -42,6 +43,7 @@ const validate = new Ajv({ allErrors: false }).compile<JsonPublish>({
     email: str,
     call: str,
     cache: str,
+    ttl: str,
     firebase: str,
     sequence_id: str,
   },
@@ -58,6 +60,7 @@ const headerOf: Partial<Record<keyof JsonPublish, string>> = {
   email: 'x-email',
   call: 'x-call',
   cache: 'x-cache',
+  ttl: 'x-ttl',
   firebase: 'x-firebase',
   sequence_id: 'x-sequence-id',
 };

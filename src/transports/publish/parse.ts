@@ -10,6 +10,8 @@ import { parseActions } from './actions.js';
 import { parseFutureTime } from '../../model/future-time.js';
 import { forwardAddress } from '../../mail/outbound/address.js';
 import { phoneNumberPattern } from '../../calls/phone-number.js';
+import type { TopicRetention } from '../../model/topic-retention.js';
+import { parseTtl } from './ttl.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;
@@ -18,7 +20,8 @@ export interface PublishLimits {
   messageTagsSizeLimit: number;
   messageDelayLimitMs: number;
   messageDelayMinMs: number;
-  cacheDurationMs: number;
+  /** Each topic's cache duration (topic-retention, else cache-duration). */
+  topicRetention: TopicRetention;
   /** Set when X-Email may be forwarded (smtp-sender-addr). */
   smtpSender: object | undefined;
   /** Set when X-Call may place calls (twilio-account). */
@@ -64,7 +67,9 @@ export const namePattern = /^[-_A-Za-z0-9]{1,64}$/;
 export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSequenceId: string | undefined, limits: PublishLimits): ParsedPublish {
   const now = nowSeconds();
   const message: Message = { id: randomId(), time: now, event: 'message', topic };
-  let cache = boolParam(req, 'cache', true) && limits.cacheDurationMs > 0;
+  const ttl = param(req, 'ttl');
+  const ttlMs = ttl === '' ? undefined : parseTtl(ttl);
+  let cache = boolParam(req, 'cache', true) && limits.topicRetention.expiresAt(now, topic) !== undefined;
 
   const sequenceId = pathSequenceId ?? param(req, 'sequenceId');
   if (sequenceId !== '') {
@@ -124,7 +129,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     // A linked file with nothing else to say announces itself, as ntfy's handleBodyAsTextMessage.
     message.message = text || (message.attachment ? `You received a file: ${message.attachment.name}` : 'triggered');
   }
-  if (cache) message.expires = expiresAt(message.time, limits.cacheDurationMs);
+  if (cache) message.expires = limits.topicRetention.expiresAt(message.time, topic, ttlMs);
   return {
     message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false),
     ...(upload && { upload }), ...(templated && { template: templated }),
@@ -156,11 +161,6 @@ function templateRequest(req: RequestInfo, text: string): TemplateRequest | unde
   const mode = param(req, 'template');
   if (mode === '' || (isBoolWord(mode) && !isTrueWord(mode))) return undefined;
   return { name: isTrueWord(mode) ? undefined : mode, message: text, title: param(req, 'title'), priority: param(req, 'priority') };
-}
-
-/** When a message cached at `time` leaves the cache. */
-export function expiresAt(time: number, cacheDurationMs: number): number {
-  return time + Math.floor(cacheDurationMs / 1000);
 }
 
 /** The URL, or `error` (ntfy's code for the field) when it may not be stored for its use (see urlRefusal). */

@@ -161,6 +161,22 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.deepEqual([...(await cache.topics())], ['p']);
     });
 
+    it('trim drops the oldest published messages beyond the newest it keeps, by time then commit order', async () => {
+      const cache = await create();
+      const late = message('trim', { time: now - 10 });
+      const [a, b, c] = [message('trim', { time: now - 30 }), message('trim', { time: now - 20 }), message('trim', { time: now - 20 })];
+      const waiting = message('trim', { time: now + 600 });
+      const other = message('trim-other', { time: now - 40 });
+      await cache.add([entry(late), entry(a), entry(b), entry(c), entry(waiting, false), entry(other)]);
+      assert.deepEqual(await cache.trim('trim', 2), { count: 2, newest: now - 20 });
+      assert.deepEqual(await ids(cache, 'trim', { kind: 'all' }, true), [c.id, late.id, waiting.id], 'scheduled messages neither count nor go');
+      assert.deepEqual(await cache.trim('trim', 2), { count: 0, newest: 0 });
+      assert.deepEqual(await cache.trim('trim', 0), { count: 2, newest: now - 10 });
+      assert.deepEqual(await ids(cache, 'trim', { kind: 'all' }), []);
+      assert.deepEqual(await ids(cache, 'trim-other', { kind: 'all' }), [other.id], 'other topics keep theirs');
+      assert.deepEqual(await cache.trim('nothing-here', 1), { count: 0, newest: 0 });
+    });
+
     it('dropAttachments removes the attachment entry and keeps the rest of the JSON', async () => {
       const cache = await create();
       const attachment = { name: 'a.txt', type: 'text/plain', size: 3, expires: now + 60, url: 'http://h/file/x.txt' };
