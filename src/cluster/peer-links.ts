@@ -18,8 +18,12 @@ export interface PeerLinksOptions {
 /** The largest frame taken from a peer: a batch is one document of at most 16 MB, its JSON escaped once more. */
 const maxFrameBytes = 64 * 1024 * 1024;
 
-/** How long a forwarded add may go unanswered before it fails (503) and the link is dropped: the leader's own commits are bounded by the database's timeouts well within it. */
-const forwardTimeoutMs = 30_000;
+/**
+ * How long a forwarded add may go unanswered before it fails (503) and the link is dropped
+ * (a hung leader): the leader's own commit is bounded by the database's timeouts (10 s
+ * at most, store/mongo/concerns.ts) within it.
+ */
+const forwardTimeoutMs = 15_000;
 
 interface Forwarded {
   peer: string;

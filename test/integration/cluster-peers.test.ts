@@ -143,7 +143,8 @@ describe('nodes that announce their commits to each other', { skip: ferretDbSkip
   it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', async () => {
     const url = await freshDatabase('hostile');
     const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
-    // A "node" registered in the database that links back and sends garbage on its socket.
+    // A "node" registered in the database that links back and sends garbage on its socket;
+    // its id sorts after any node's, so the real node leads the log and forwards it nothing.
     const fake = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     after(() => fake.close());
     await once(fake, 'listening');
@@ -155,7 +156,7 @@ describe('nodes that announce their commits to each other', { skip: ferretDbSkip
     const client = await MongoClient.connect(url);
     after(() => client.close());
     const port = (fake.address() as { port: number }).port;
-    await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: 'fake', url: `http://127.0.0.1:${port}`, t: Date.now() });
+    await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: '~fake', url: `http://127.0.0.1:${port}`, t: Date.now() });
     await linked([node], 1);
     await sleep(200);
     const stream = new LineStream(`${node.url}/calm/json`);
