@@ -51,6 +51,25 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, 'crash', { kind: 'all' }), [waiting.id]);
   });
 
+  it('cache — a trim of a topic with many more messages than it keeps holds few at a time and keeps the newest, also after a second trim', async () => {
+    // given: 2,500 messages in one topic, out of time order, and a trim keeping 3
+    const { cache } = await openCache((await ferretDb()).databaseName('trim-many'));
+    const many = Array.from({ length: 2500 }, (_, i) => message('many', { time: now - 5000 + ((i * 7919) % 2500) }));
+    for (let i = 0; i < many.length; i += 100) await cache.add(many.slice(i, i + 100).map((m) => entry(m))); // FerretDB indexes a batch's ids in one row
+    const newest = [...many].sort((a, b) => a.time - b.time).slice(-3);
+
+    // when
+    const first = await cache.trim('many', 3);
+    const later = message('many');
+    await cache.add([entry(later)]);
+    const second = await cache.trim('many', 3);
+
+    // then
+    assert.deepEqual(first, { count: 2497, newest: now - 5000 + 2496 });
+    assert.deepEqual(second, { count: 1, newest: now - 5000 + 2497 });
+    assert.deepEqual(await ids(cache, 'many', { kind: 'all' }), [...newest.slice(1).map((m) => m.id), later.id]);
+  });
+
   it('cache — an import cut off between reserving its ids and its log insert is completed by the next', async () => {
     // given: ids an import reserved before its process died, its messages in no batch
     const { cache, db } = await openCache((await ferretDb()).databaseName('import-cut'));

@@ -43,23 +43,57 @@ export class TopicTrims {
    */
   async trim(topic: string, keep: number, now: number): Promise<Trimmed> {
     const floor = await this.floorOf(topic);
-    const held: { time: number; pos: number; expires: number }[] = [];
+    const held = new NewestKept(keep);
     for await (const batch of this.shards.of(topic).batches.find({ topics: topic })) {
       for (const { event: e, pos } of found(batch)) {
         const at = { time: e.time, pos, expires: e.expires };
-        if (e.topic === topic && replayed.has(e.kind) && e.expires > now && (!floor || byTimeThenPosition(at, floor) > 0)) held.push(at);
+        if (e.topic === topic && replayed.has(e.kind) && e.expires > now && (!floor || byTimeThenPosition(at, floor) > 0)) held.offer(at);
       }
     }
-    if (held.length <= keep) return { count: 0, newest: 0 };
-    held.sort(byTimeThenPosition);
-    const dropped = held.slice(0, held.length - keep);
-    const newest = dropped[dropped.length - 1] as (typeof dropped)[number];
-    const expires = dropped.reduce((latest, d) => Math.max(latest, d.expires), floor?.expires ?? 0);
-    await this.floors.replaceOne({ _id: topic }, { time: newest.time, pos: newest.pos, expires }, { upsert: true });
-    return { count: dropped.length, newest: newest.time };
+    const { count, newest, expires } = held.dropped();
+    if (count === 0 || !newest) return { count: 0, newest: 0 };
+    await this.floors.replaceOne({ _id: topic }, { time: newest.time, pos: newest.pos, expires: Math.max(expires, floor?.expires ?? 0) }, { upsert: true });
+    return { count, newest: newest.time };
   }
 
   async prune(now: number): Promise<void> {
     await this.floors.deleteMany({ expires: { $lte: now } });
+  }
+}
+
+type At = Omit<Floor, '_id'>;
+
+/**
+ * The newest `keep` of the messages offered, in any order, and a summary of the others:
+ * held in a list sorted down to `keep` whenever it doubles, so a trim holds O(keep)
+ * entries however many messages the topic has in the log.
+ */
+class NewestKept {
+  private held: At[] = [];
+  private count = 0;
+  private newest: At | undefined;
+  private expires = 0;
+
+  constructor(private readonly keep: number) {}
+
+  offer(at: At): void {
+    this.held.push(at);
+    if (this.held.length >= 2 * this.keep + 1024) this.cut();
+  }
+
+  dropped(): { count: number; newest: At | undefined; expires: number } {
+    this.cut();
+    return { count: this.count, newest: this.newest, expires: this.expires };
+  }
+
+  private cut(): void {
+    if (this.held.length <= this.keep) return;
+    this.held.sort(byTimeThenPosition);
+    const gone = this.held.slice(0, this.held.length - this.keep);
+    this.held = this.held.slice(this.held.length - this.keep);
+    this.count += gone.length;
+    const last = gone[gone.length - 1] as At;
+    if (!this.newest || byTimeThenPosition(last, this.newest) > 0) this.newest = last;
+    this.expires = gone.reduce((latest, g) => Math.max(latest, g.expires), this.expires);
   }
 }
