@@ -16,12 +16,12 @@ interface Line {
 }
 
 describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
-  it('runs 2 nodes on FerretDB and on PostgreSQL, directly and through a 1 ms proxy, and the SQLite node, on one topic and on 8; every figure printed, nothing lost', { timeout: 240_000 }, async () => {
+  it('runs 2 nodes on FerretDB (unlinked and linked) and on PostgreSQL, directly and through a 1 ms proxy, and the SQLite node, on one topic and on 8; every figure printed, nothing lost', { timeout: 420_000 }, async () => {
     // when: the scenario runs tiny (a second of wrk per configuration)
     const out = join(tempDir(), 'results.jsonl');
     const args = [run, '--quick', '--only', 'cluster', '--no-ceiling', '--cluster-nodes', '2', '--cluster-delays', '0,1', '--cluster-topics', '1,8', '--cluster-seconds', '1', '--out', out];
     const [stdout, stderr] = await new Promise<[string, string]>((resolve, reject) =>
-      execFile(process.execPath, args, { timeout: 230_000, maxBuffer: 64 << 20 }, (err, text, errors) => (err ? reject(new Error(`${err.message}\n${errors}`)) : resolve([text, errors]))),
+      execFile(process.execPath, args, { timeout: 410_000, maxBuffer: 64 << 20 }, (err, text, errors) => (err ? reject(new Error(`${err.message}\n${errors}`)) : resolve([text, errors]))),
     );
     // What the nodes warned of (a lost range, a failed read: pino's lines, on the harness's stdout), to say why should a figure be off.
     const warned = `${stdout}\n${stderr}`.split('\n').filter((line) => /"level":(40|50)/.test(line)).slice(0, 20).join('\n');
@@ -38,6 +38,12 @@ describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
       'ferretdb 2 1ms 64 in all 8',
       'ferretdb 2 1ms 64 per node 1',
       'ferretdb 2 1ms 64 per node 8',
+      'ferretdb-peers 2 0ms 64 in all 1',
+      'ferretdb-peers 2 0ms 64 in all 8',
+      'ferretdb-peers 2 1ms 64 in all 1',
+      'ferretdb-peers 2 1ms 64 in all 8',
+      'ferretdb-peers 2 1ms 64 per node 1',
+      'ferretdb-peers 2 1ms 64 per node 8',
       'postgres 2 0ms 64 in all 1',
       'postgres 2 0ms 64 in all 8',
       'postgres 2 1ms 64 in all 1',
