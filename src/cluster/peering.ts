@@ -51,7 +51,7 @@ export class Peering {
   add(entries: readonly CacheEntry[]): Promise<Added> {
     const log = this.logOfAll(entries);
     const leader = log === undefined ? undefined : this.links.leaderOf(log);
-    return leader === undefined ? this.commitHere(entries) : this.links.forward(leader, entries);
+    return leader === undefined ? this.commitHere(entries, log) : this.links.forward(leader, entries);
   }
 
   /** The log of every entry's topic; undefined when they are of several. */
@@ -60,9 +60,8 @@ export class Peering {
     return entries.every((e) => this.logOf(e.message.topic) === log) ? log : undefined;
   }
 
-  /** Commits on this node: merged with the other adds of the log, or as they are when they span several. */
-  private commitHere(entries: readonly CacheEntry[]): Promise<Added> {
-    const log = this.logOfAll(entries);
+  /** Commits on this node: merged with the other adds of `log`, or as they are when they span several (undefined). */
+  private commitHere(entries: readonly CacheEntry[], log = this.logOfAll(entries)): Promise<Added> {
     return log === undefined ? this.cache.add(entries) : this.merged.commit(log, entries);
   }
 
