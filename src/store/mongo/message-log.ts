@@ -245,7 +245,7 @@ export class MessageLog {
    * caught by the tail's identity checks, which read with `at`.
    */
   async take(position: number): Promise<LogBatch | null> {
-    const batch = this.held.take(position) ?? (await this.announced(position));
+    const batch = this.held.get(position) ?? (await this.announced(position));
     if (!batch) return this.at(position);
     this.held.take(position);
     return batch;
