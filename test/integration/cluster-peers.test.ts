@@ -140,6 +140,42 @@ describe('nodes that announce their commits to each other', { skip: ferretDbSkip
     assert.equal((await refusal(without.url, { 'x-tocsin-cluster-secret': secret })).status, 404);
   });
 
+  it('a leader that links but never answers: the forwarded publish gets 503 after 15 s, the node stops linking to it and commits the log itself', async () => {
+    const url = await freshDatabase('hung');
+    const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
+    // A "node" whose id sorts before any node's, so it leads the log: it takes the link and
+    // the forwarded adds, and answers none (a process whose database calls hang).
+    const hung = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    after(() => hung.close());
+    await once(hung, 'listening');
+    let forwards = 0;
+    hung.on('connection', (ws) => ws.on('message', () => forwards++));
+    const client = await MongoClient.connect(url);
+    after(() => client.close());
+    const port = (hung.address() as { port: number }).port;
+    await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: '!hung', url: `http://127.0.0.1:${port}`, t: Date.now() });
+    await linked([node], 1);
+    const started = performance.now();
+    const refused = await publish(`${node.url}/alerts`, 'to the hung leader');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.code, 50301);
+    assert.ok(performance.now() - started >= 14_000, 'answered when the forward timed out');
+    assert.equal(forwards, 1);
+    const stream = new LineStream(`${node.url}/alerts/json`);
+    try {
+      assert.equal((await stream.nextJson()).event, 'open');
+      assert.equal((await publish(`${node.url}/alerts`, 'committed here')).status, 200);
+      assert.equal((await nextMessage(stream)).message, 'committed here');
+      // A look for peers later (every 5 s), the hung one, still registered, is not linked again.
+      await sleep(5500);
+      assert.equal((await scrape(node)).value('tocsin_cluster_peer_links'), 0);
+      assert.equal((await publish(`${node.url}/alerts`, 'and again')).status, 200);
+      assert.equal(forwards, 1);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', async () => {
     const url = await freshDatabase('hostile');
     const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
