@@ -30,7 +30,10 @@ interface Open {
 let deliveries = 0;
 let latencies: number[] = [];
 const sockets: Socket[] = [];
-const idReaders: IdReader[] = [];
+/** The `ids` subscriptions, each with where it reads (node and path), to name the ones that miss. */
+const idReaders: { reader: IdReader; at: string }[] = [];
+/** Subscriptions the server ended, each with the last bytes it sent (a WebSocket close frame, an error): at most 8 kept. */
+const ended: string[] = [];
 let acknowledged = new Set<string>();
 const now = (): number => performance.timeOrigin + performance.now();
 
@@ -59,6 +62,7 @@ function scan(text: Buffer, sampled: boolean): number {
  * spends, and the client must not be the bottleneck.
  */
 function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number): Promise<void> {
+  let last: Buffer = Buffer.alloc(0);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     let ready = false;
@@ -78,6 +82,10 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
       }
       const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       tail = Buffer.from(text.subarray(read(text)));
+      last = chunk;
+    });
+    socket.on('close', () => {
+      if (ended.length < 8) ended.push(`${url.host}${path} ended after ${JSON.stringify(last.toString('latin1', Math.max(0, last.length - 120)))}`);
     });
     socket.on('error', reject);
     sockets.push(socket);
@@ -92,7 +100,7 @@ serveCommands({
       const topic = topics[(offset + i) % topics.length] as string;
       const sampled = i % sampleEvery === 0;
       const reader = ids ? new IdReader() : undefined;
-      if (reader) idReaders.push(reader);
+      if (reader) idReaders.push({ reader, at: `${base.host}/${topic}/${format}` });
       opening.push(open(base, `/${topic}/${format}`, format === 'ws', reader ? (text) => reader.read(text) : (text) => scan(text, sampled)));
       // Open in waves, so the server's accept queue is never the thing measured.
       if (opening.length % 500 === 0) await Promise.all(opening.slice(-500));
@@ -112,22 +120,31 @@ serveCommands({
     acknowledged = new Set(files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((id) => id !== '')));
     return { acknowledged: acknowledged.size };
   },
-  /** Over the `ids` subscriptions: acknowledged publishes not seen (each subscription's summed), repeats, messages seen. */
+  /**
+   * Over the `ids` subscriptions: acknowledged publishes not seen (each subscription's
+   * summed), repeats, messages seen; and, to say where a loss is, the subscriptions that
+   * miss some (each with how many and the first it misses; at most 8) and those the server ended.
+   */
   check: () => {
     let lost = 0;
     let duplicated = 0;
     let messages = 0;
-    for (const reader of idReaders) {
-      for (const id of acknowledged) if (!reader.seen.has(id)) lost++;
+    const missing: string[] = [];
+    for (const { reader, at } of idReaders) {
+      const unseen = [...acknowledged].filter((id) => !reader.seen.has(id));
+      if (unseen.length > 0 && missing.length < 8) missing.push(`${at} misses ${unseen.length} acknowledged publishes, first ${unseen[0]}`);
+      lost += unseen.length;
       duplicated += reader.duplicated;
       messages += reader.messages;
     }
-    return { subscriptions: idReaders.length, lost, duplicated, messages };
+    return { subscriptions: idReaders.length, lost, duplicated, messages, missing: [...missing, ...ended] };
   },
   close: () => {
-    for (const s of sockets) s.destroy();
+    // Ended here, not by the server: not among `ended`.
+    for (const s of sockets) s.removeAllListeners('close').destroy();
     sockets.length = 0;
     idReaders.length = 0;
+    ended.length = 0;
     acknowledged = new Set();
     return {};
   },
