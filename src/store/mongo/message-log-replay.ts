@@ -65,7 +65,10 @@ export class LogReplay {
     const fromTime = since.kind === 'time' ? since.time : (elsewhere ?? -Infinity);
     const floor = trimmed ?? { time: -Infinity, pos: 0 };
     const reaches = since.kind === 'time' || since.kind === 'id';
+    // An id of this topic's message that expired or was trimmed names a message no longer held, as SQLite's prune would have it.
+    const named = after?.event.topic === topic ? { ...after.event, pos: after.pos } : undefined;
     let gap = reaches && after === undefined && oldest !== undefined && oldest.first > 1 && fromTime < oldest.time;
+    gap ||= named !== undefined && named.expires !== 0 && (named.expires <= now || byTimeThenPosition(named, floor) <= 0);
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
@@ -123,15 +126,15 @@ export class LogReplay {
 }
 
 /**
- * The position of message `id` in `log` and the batch holding it: of its release if it was
+ * The position of message `id` in `log`, its event and the batch holding it: of its release if it was
  * released, else of its commit; undefined when the log does not hold it. Both are
  * equality lookups (`claim`, `ids`), each matching a batch or two.
  */
-async function positionOf(log: MessageLog, id: string): Promise<{ pos: number; batch: number } | undefined> {
+async function positionOf(log: MessageLog, id: string): Promise<{ pos: number; batch: number; event: LogEvent } | undefined> {
   const [claimed, held] = await Promise.all([log.batches.findOne({ claim: id }), log.batches.find({ ids: id }).toArray()]);
   for (const batch of [claimed, ...held.sort((a, b) => b._id - a._id)]) {
     const hit = batch && found(batch).find(({ event }) => event.id === id);
-    if (hit) return { pos: hit.pos, batch: batch._id };
+    if (hit) return { ...hit, batch: batch._id };
   }
   return undefined;
 }
