@@ -5,8 +5,6 @@ export interface Message {
   expires?: number;
   event: string;
   topic: string;
-  /** Of a replay_gap event: where the replay started (an id or a Unix time). */
-  since?: string;
   sequence_id?: string;
   title?: string;
   message?: string;
