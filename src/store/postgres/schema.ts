@@ -7,6 +7,7 @@ import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
 import { tokenScopesSchema } from './auth/tokens.js';
 import { spendLedgerSchema } from './spend-ledger.js';
+import { topicDropsSchema } from './topic-drops.js';
 import { webPushSchema } from './webpush-store.js';
 
 /**
@@ -22,9 +23,10 @@ import { webPushSchema } from './webpush-store.js';
  */
 /**
  * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
- * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens.
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 the records of
+ * dropped messages that replay gaps are told by (topic-drops.ts).
  */
-const migrations: readonly string[] = [emailsSchema, tokenScopesSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, topicDropsSchema];
 
 const schemaVersion = migrations.length + 1;
 

@@ -157,7 +157,10 @@ class WsSocket implements Connection, KeepaliveSlot {
   }
 
   poll(opened: Opened): void {
-    this.ws.cork(() => this.replay(opened.replay));
+    this.ws.cork(() => {
+      opened.gaps.forEach((gap) => this.send(gap));
+      this.replay(opened.replay);
+    });
     this.end(1000);
   }
 

@@ -1,7 +1,7 @@
 import { topicUrl } from '../lib/config.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { clearMessages, connectionStates, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { clearMessages, connectionStates, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
 import { navigate } from '../lib/route.js';
 import { Link } from './Link.js';
 import { NotificationCard } from './NotificationCard.js';
@@ -42,6 +42,16 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
+      {shown
+        .filter((s) => s.gap)
+        .map((s) => (
+          <p key={`gap-${s.topic}`} class="gap-note" role="status">
+            Some notifications{topic === undefined ? ` of ${s.topic}` : ''} could not be recovered: the server no longer held them when this page reconnected.{' '}
+            <button type="button" onClick={() => setGap(s.topic, false)}>
+              Dismiss
+            </button>
+          </p>
+        ))}
       {all.length > messages.length && (
         <p class="muted hidden-note">
           {all.length - messages.length} below priority {minPriority} hidden by your <Link to="settings">settings</Link>.

@@ -10,6 +10,8 @@ export type ConnectionState = 'connecting' | 'live' | 'retrying';
 export interface ConnectionEvents {
   /** A message, or a message_delete / message_clear event; `live` is false for history. */
   onEvent(event: Message, live: boolean): void;
+  /** The server no longer held messages this topic missed while away (Tocsin's replay_gap event). */
+  onGap(): void;
   onState(state: ConnectionState): void;
 }
 
@@ -73,6 +75,7 @@ export class TopicConnection {
   }
 
   private receive(event: Message, live: boolean): void {
+    if (event.event === 'replay_gap') return this.events.onGap();
     if (event.event !== 'message' && event.event !== 'message_delete' && event.event !== 'message_clear') return;
     this.since = event.id;
     this.events.onEvent(event, live);

@@ -15,6 +15,8 @@ export interface Subscription {
   /** The newest id received, or `all` before the first: the `since=` of the next (re)connect. */
   since: string;
   messages: Message[];
+  /** Set when a reconnect's replay missed messages the server no longer held (replay_gap), until dismissed. */
+  gap?: boolean;
 }
 
 /** Kept in localStorage: a reload shows the same topics and messages and asks only for what is newer. */
@@ -53,6 +55,7 @@ export function connectSubscriptions(): void {
         sub.topic,
         new TopicConnection(sub.topic, sub.since, {
           onEvent: (event, live) => receive(sub.topic, event, live),
+          onGap: () => setGap(sub.topic, true),
           onState: (state) => connectionStates.update((states) => ({ ...states, [sub.topic]: state })),
         }),
       );
@@ -89,6 +92,11 @@ function receive(topic: string, event: Message, live: boolean): void {
     }),
   );
   if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+}
+
+/** Marks (or, dismissed, unmarks) that `topic` missed notifications the server could not replay. */
+export function setGap(topic: string, gap: boolean): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, gap } : s)));
 }
 
 /** Drops messages older than the delete-after setting. */
