@@ -8,6 +8,7 @@ import { emailsSchema } from './auth/emails.js';
 import { tokenScopesSchema } from './auth/tokens.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
+import { receiptsSchema } from './receipt-store.js';
 
 /**
  * The PostgreSQL schema. `messages` is the cache and the ordered logs at once: topics hash
@@ -22,9 +23,10 @@ import { webPushSchema } from './webpush-store.js';
  */
 /**
  * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
- * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens.
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 the receipts of
+ * alerts repeated until acknowledged.
  */
-const migrations: readonly string[] = [emailsSchema, tokenScopesSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, receiptsSchema];
 
 const schemaVersion = migrations.length + 1;
 
