@@ -32,6 +32,7 @@ export function receiptOf(row: ReceiptRow): Receipt {
   const fixed = JSON.parse(row.doc) as Fixed;
   return {
     ...fixed,
+    callback: fixed.callback, // JSON leaves an undefined one out
     id: row.id, topic: row.topic, until: Number(row.until), keepUntil: Number(row.keep_until),
     acknowledgedAt: Number(row.acknowledged_at), acknowledgedBy: row.acknowledged_by, repeats: Number(row.repeats),
     sent: JSON.parse(row.sent) as SentEscalation[],
