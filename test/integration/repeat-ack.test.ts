@@ -255,6 +255,25 @@ describe('repeat — what one publisher may ask', () => {
     await assert.rejects(callback.bodies.take(100), /timed out/);
   });
 
+  it('repeats survive a restart: the jobs and the receipt are in the cache file', async () => {
+    const file = join(tempDir(), 'restart.db');
+    const settings = { 'base-url': baseUrl, 'repeat-min-interval': '1s', 'cache-file': file };
+    const first = await startTestServer(settings);
+    const { json: m } = await publish(`${first.url}/restart`, 'x', { Repeat: '2s', 'Repeat-Until': '1m' });
+    await first.server.close();
+    const second = await startTestServer(settings);
+    after(() => second.server.close());
+    const deadline = Date.now() + 10_000;
+    let repeats: Json[] = [];
+    while (repeats.length < 2 && Date.now() < deadline) {
+      await pause(200);
+      const text = await (await fetch(`${second.url}/restart/json?poll=1`)).text();
+      repeats = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Json).filter((e) => e.id !== m.id);
+    }
+    assert.deepEqual(repeats.map((r) => r.sequence_id), [m.id, m.id]);
+    assert.equal((await apiCall(second.url, 'GET', `/v1/receipts/${m.id as string}`))[1].repeats, 2);
+  });
+
   it('Repeat needs base-url, for the Acknowledge button (50003)', async () => {
     const bare = await startTestServer({ 'repeat-min-interval': '1s' });
     after(() => bare.server.close());
