@@ -1,5 +1,7 @@
 import type { RepeatConfig } from '../config/schema.js';
+import { maxActions } from '../model/action.js';
 import { errors } from '../model/errors.js';
+import type { Message } from '../model/message.js';
 import { urlRefusal } from '../model/message-url.js';
 import { parseDuration } from '../model/units.js';
 import { isMailbox } from '../mail/outbound/address.js';
@@ -92,4 +94,9 @@ function escalations(value: string, untilMs: number, limits: AlertLimits): Alert
     }
     return { afterMs, via, to };
   });
+}
+
+/** The Acknowledge button takes one of a message's three action places: a repeated alert may ask for two (40018). */
+export function checkAlertActions(message: Message): void {
+  if ((message.actions?.length ?? 0) >= maxActions) throw errors.actionsInvalid.wrap(`only ${maxActions - 1} actions allowed with Repeat`);
 }

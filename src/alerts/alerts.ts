@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Caller } from '../calls/caller.js';
 import type { MailSender } from '../mail/outbound/mailer.js';
 import { errors } from '../model/errors.js';
-import { maxActions } from '../model/action.js';
 import { nowSeconds, randomId, sequenceEvent, type Message } from '../model/message.js';
 import type { TopicRetention } from '../model/topic-retention.js';
 import type { ReceiptStore } from '../store/receipt-store.js';
@@ -41,11 +40,10 @@ export class Alerts {
 
   /**
    * Readies a message for repeats before it is published: its sequence id (its own id when
-   * it has none, as clients take it) and the Acknowledge button, which takes one of the
-   * three places (40018 when all are used).
+   * it has none, as clients take it) and the Acknowledge button, in the place the parser
+   * kept for it (see checkAlertActions).
    */
   prepare(message: Message): void {
-    if ((message.actions?.length ?? 0) >= maxActions) throw errors.actionsInvalid.wrap(`only ${maxActions - 1} actions allowed with Repeat`);
     message.sequence_id ??= message.id;
     message.actions = [...(message.actions ?? []), acknowledgeAction(this.deps.baseUrl, message.topic, message.id)];
   }

@@ -12,7 +12,7 @@ import { forwardAddress } from '../../mail/outbound/address.js';
 import { phoneNumberPattern } from '../../calls/phone-number.js';
 import type { TopicRetention } from '../../model/topic-retention.js';
 import { parseTtl } from './ttl.js';
-import { parseAlertRequest, type AlertRequest } from '../../alerts/alert-request.js';
+import { checkAlertActions, parseAlertRequest, type AlertRequest } from '../../alerts/alert-request.js';
 import type { RepeatConfig } from '../../config/schema.js';
 
 export interface PublishLimits {
@@ -141,6 +141,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (cache) message.expires = limits.topicRetention.expiresAt(message.time, topic, ttlMs);
   // A repeat copies a stored message, now: a scheduled, uncached or iOS poll one has none to copy.
   if (alert && (!deliver || !cache)) throw errors.repeatUnsupported;
+  if (alert) checkAlertActions(message);
   return {
     message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false),
     ...(upload && { upload }), ...(templated && { template: templated }),
