@@ -5,9 +5,10 @@ import { isPublicAddress, NotPublicHost, publicLookup, type HostResolver } from 
 /**
  * A Callback URL is a stranger's choice of where this server sends a request: bounded as
  * Web Push's requests are (push-request.ts, public-address.ts). It is connected to only
- * at a public address (a literal one checked here, Node connecting to it without a lookup;
- * a name's on the address connected to, so DNS rebinding cannot slip past), within a timeout that covers the answer too; a redirect is not followed; the
- * answer's body is never kept, and what is sent is the receipt alone (a few hundred bytes).
+ * at a public address (a literal one checked here, as Node connects to it without a
+ * lookup; a name's on the address connected to, so DNS rebinding cannot slip past), within
+ * a timeout; a redirect is not followed; the answer's body is never read (the connection
+ * closes at its status line); what is sent is the receipt alone (a few hundred bytes).
  */
 const callbackTimeoutMs = 10_000;
 const lookupTimeoutMs = 3_000;
@@ -25,6 +26,6 @@ export class CallbackSender {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (this.lookup && isIP(host) !== 0 && !isPublicAddress(host)) throw new NotPublicHost(`${host} is not a public address`);
     const body = Buffer.from(JSON.stringify(receipt));
-    return postPush(url, { 'Content-Type': 'application/json', 'User-Agent': 'Tocsin' }, body, { lookup: this.lookup, timeoutMs: callbackTimeoutMs });
+    return postPush(url, { 'Content-Type': 'application/json', 'User-Agent': 'Tocsin' }, body, { lookup: this.lookup, timeoutMs: callbackTimeoutMs, dropAnswer: true });
   }
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
@@ -253,6 +255,32 @@ describe('repeat — what one publisher may ask', () => {
     const failed = await strict.next((r) => r.msg === 'alert callback failed');
     assert.match(JSON.stringify(failed.err), /not a public address/);
     await assert.rejects(callback.bodies.take(100), /timed out/);
+  });
+
+  it('a Callback\'s redirect is not followed, and an answer without end is not read: the connection closes at its status line', async () => {
+    const target = await callbackSink();
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const endless = createServer((req, res) => {
+      res.writeHead(302, { Location: target.url });
+      const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024)), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        closed();
+      });
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    after(() => {
+      endless.closeAllConnections();
+      endless.close();
+    });
+    const from = log.records.length;
+    const { json: m } = await publish(`${s.url}/redirected`, 'x', { Repeat: '1s', Callback: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/` });
+    await ack('redirected', m.id as string);
+    const sent = await log.after(from, (r) => r.msg === 'alert callback sent');
+    assert.equal(sent.status, 302);
+    await Promise.race([connectionClosed, pause(2000).then(() => assert.fail('still reading the answer'))]);
+    await assert.rejects(target.bodies.take(200), /timed out/);
   });
 
   it('repeats survive a restart: the jobs and the receipt are in the cache file', async () => {
