@@ -64,13 +64,20 @@ export class Alerts {
     for (const [step, { after }] of receipt.escalations.entries()) await this.deps.jobs.escalateAt(receipt.id, step, new Date((message.time + after) * 1000));
   }
 
-  /** Repeat `n + 1`: the next is scheduled first, so a node dying after the repeat still leaves it to another. */
+  /**
+   * Repeat `n + 1`, due `every` after the one before: sent late rather than never when the
+   * job runs behind (a busy node, a restart), unless a whole interval past `until`. The
+   * next is scheduled first, so a node dying after this repeat still leaves it to another.
+   */
   async repeat(id: string, n: number): Promise<void> {
     const now = nowSeconds();
     const receipt = await this.deps.store.get(id);
-    if (!receipt || receipt.acknowledgedAt !== 0 || receipt.repeats !== n || now > receipt.until) return;
-    if (now + receipt.every <= receipt.until) await this.deps.jobs.repeatAt(id, n + 1, new Date((now + receipt.every) * 1000));
-    if (!(await this.deps.store.repeated(id, n, now))) return;
+    if (!receipt || receipt.acknowledgedAt !== 0 || receipt.repeats !== n) return;
+    const due = receipt.message.time + (n + 1) * receipt.every;
+    if (due > receipt.until || now > receipt.until + receipt.every) return;
+    const next = due + receipt.every;
+    if (next <= receipt.until) await this.deps.jobs.repeatAt(id, n + 1, new Date(Math.max(next, now) * 1000));
+    if (!(await this.deps.store.repeated(id, n, due))) return;
     const original = receipt.message;
     const copy: Message = { ...original, id: randomId(), time: now, ...(original.expires !== undefined && { expires: now + original.expires - original.time }) };
     await this.deps.publisher.publish(copy, { cache: copy.expires !== undefined, deliver: true });

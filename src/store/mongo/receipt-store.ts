@@ -63,9 +63,9 @@ export class MongoReceiptStore implements ReceiptStore {
     return receipt && { receipt, first: false };
   }
 
-  async repeated(id: string, n: number, now: number): Promise<Receipt | undefined> {
+  async repeated(id: string, n: number, due: number): Promise<Receipt | undefined> {
     if (!(await this.claim(id, `repeat ${n}`))) return undefined;
-    return receiptOf(await this.receipts.findOneAndUpdate({ _id: id, repeats: n, acknowledgedAt: 0, until: { $gte: now } }, { $inc: { repeats: 1 } }, { returnDocument: 'after' }));
+    return receiptOf(await this.receipts.findOneAndUpdate({ _id: id, repeats: n, acknowledgedAt: 0, until: { $gte: due } }, { $inc: { repeats: 1 } }, { returnDocument: 'after' }));
   }
 
   async escalated(id: string, step: number, at: number): Promise<Receipt | undefined> {

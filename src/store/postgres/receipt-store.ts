@@ -48,8 +48,8 @@ export class PostgresReceiptStore implements ReceiptStore {
     return receipt && { receipt, first: false };
   }
 
-  async repeated(id: string, n: number, now: number): Promise<Receipt | undefined> {
-    const { rows } = await this.pool.query<ReceiptRow>('UPDATE receipts SET repeats = repeats + 1 WHERE id = $1 AND repeats = $2 AND acknowledged_at = 0 AND until >= $3 RETURNING *', [id, n, now]);
+  async repeated(id: string, n: number, due: number): Promise<Receipt | undefined> {
+    const { rows } = await this.pool.query<ReceiptRow>('UPDATE receipts SET repeats = repeats + 1 WHERE id = $1 AND repeats = $2 AND acknowledged_at = 0 AND until >= $3 RETURNING *', [id, n, due]);
     return rows[0] && receiptOf(rows[0]);
   }
 

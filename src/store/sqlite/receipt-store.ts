@@ -66,8 +66,8 @@ export class SqliteReceiptStore implements ReceiptStore {
     return this.acknowledgeOnce.immediate(id, by, at);
   }
 
-  async repeated(id: string, n: number, now: number): Promise<Receipt | undefined> {
-    const row = this.statements.repeated.get(id, n, now);
+  async repeated(id: string, n: number, due: number): Promise<Receipt | undefined> {
+    const row = this.statements.repeated.get(id, n, due);
     return row && receiptOf(row);
   }
 
