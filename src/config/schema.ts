@@ -22,6 +22,14 @@ export interface Setting {
   secret?: boolean;
 }
 
+/** repeat-*: the bounds of alerts repeated until acknowledged. */
+export interface RepeatConfig {
+  minIntervalMs: number;
+  untilDefaultMs: number;
+  untilLimitMs: number;
+  callbackAllowPrivate: boolean;
+}
+
 export const settings = {
   'base-url': { kind: 'string', default: '', doc: 'Public URL of this server, e.g. https://ntfy.example.com; used in titles and attachment links' },
   'listen-http': { kind: 'string', default: ':80', doc: 'Address to listen on, [host]:port' },
@@ -180,6 +188,14 @@ export const settings = {
   },
   'monitor-check-interval': { kind: 'duration', default: '30s', doc: 'How often monitors that missed their heartbeat are looked for, turned DOWN and alerted' },
   'monitor-limit': { kind: 'int', default: 20, doc: 'Tocsin: most monitors one user may have (42912 past it)' },
+  'repeat-min-interval': { kind: 'duration', default: '1m', doc: 'Tocsin: shortest Repeat interval of an alert repeated until acknowledged (40095 below it)' },
+  'repeat-until-default': { kind: 'duration', default: '1h', doc: 'Tocsin: how long an alert repeats when its publish gives no Repeat-Until' },
+  'repeat-until-limit': { kind: 'duration', default: '12h', doc: 'Tocsin: longest Repeat-Until (40096 past it); every planned repeat counts against the publisher\'s daily messages at publish' },
+  'repeat-callback-allow-private': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tocsin: let an alert\'s Callback be http:// and reach private and loopback addresses (a LAN, tests); off, it must be https:// to a public address',
+  },
   'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
   'web-push-private-key': { secret: true, kind: 'string', default: '', doc: 'VAPID private key' },
   'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
@@ -370,6 +386,8 @@ export interface Config {
   visitorAttachmentDailyBandwidthLimit: number;
   /** Poll requests for iOS; undefined without upstream-base-url. */
   upstream: UpstreamConfig | undefined;
+  /** Alerts repeated until acknowledged (repeat-*), durations in ms. */
+  repeat: RepeatConfig;
   /** Heartbeat monitors; undefined without monitor-file. */
   monitors: { file: string; checkIntervalMs: number; limit: number } | undefined;
   /** Web Push to browsers; undefined when off (no web-push-public-key). Durations in ms. */

@@ -245,6 +245,16 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'monitor-limit': 0 } }), { message: 'monitor-limit must be at least 1' });
   });
 
+  it('repeated alerts (Tocsin): 1m shortest interval, 1h default and 12h longest Repeat-Until, private callbacks refused; from env and flags; bounds that contradict stop startup', () => {
+    assert.deepEqual(loadConfig().config.repeat, { minIntervalMs: 60_000, untilDefaultMs: 3_600_000, untilLimitMs: 43_200_000, callbackAllowPrivate: false });
+    const env = loadConfig({ env: { TOCSIN_REPEAT_MIN_INTERVAL: '10s', TOCSIN_REPEAT_UNTIL_DEFAULT: '30m', NTFY_REPEAT_UNTIL_LIMIT: '2h', TOCSIN_REPEAT_CALLBACK_ALLOW_PRIVATE: 'true' } }).config.repeat;
+    assert.deepEqual(env, { minIntervalMs: 10_000, untilDefaultMs: 1_800_000, untilLimitMs: 7_200_000, callbackAllowPrivate: true });
+    assert.throws(() => loadConfig({ flags: { 'repeat-min-interval': '500ms' } }), { message: 'repeat-min-interval must be at least 1s' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-min-interval': '2h', 'repeat-until-limit': '1h' } }), { message: 'repeat-until-limit must be at least repeat-min-interval' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-until-default': '13h' } }), { message: 'repeat-until-default must be between repeat-min-interval and repeat-until-limit' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-until-default': '30s' } }), { message: 'repeat-until-default must be between repeat-min-interval and repeat-until-limit' });
+  });
+
   it('listen addresses: :80, host:port, [ipv6]:port', () => {
     assert.deepEqual(parseListen(':80'), { host: '', port: 80 });
     assert.deepEqual(parseListen('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
