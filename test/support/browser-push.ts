@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import type { RawValues } from '../../src/config/load.js';
 import type { Json } from './clients.js';
-import type { Browser as PushBrowser } from './push-service.js';
+import type { Browser as PushBrowser, PushService } from './push-service.js';
 
 /**
  * Chromium's push service is Google's FCM: it cannot be reached here, and subscribing
@@ -58,4 +60,16 @@ export async function deliverPush(context: BrowserContext, origin: string, paylo
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrations, data: JSON.stringify(payload) });
   await page.close();
+}
+
+/** A web server's settings (startWebServer) that turn Web Push on, towards `service` only. */
+export function webPushSettings(dir: string, service: PushService, vapid: { publicKey: string; privateKey: string }): RawValues {
+  return {
+    'web-push-public-key': vapid.publicKey,
+    'web-push-private-key': vapid.privateKey,
+    'web-push-file': join(dir, 'webpush.db'),
+    'web-push-email-address': 'admin@tocsin.test',
+    'web-push-allowed-endpoints': [`${service.url}/push/`],
+    'web-push-allow-private-endpoints': true, // the push service listens on 127.0.0.1
+  };
 }

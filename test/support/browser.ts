@@ -74,8 +74,8 @@ export interface ShownNotification {
 }
 
 /**
- * The notifications the registration at `page`'s origin shows, once there are `count` of
- * them (headless Chromium keeps them, though it displays none). Run in the page, or in the
+ * The notifications the registration at `page`'s origin shows, once there are exactly
+ * `count` of them (headless Chromium keeps them, though it displays none). Run in the page, or in the
  * worker itself (Playwright's Worker) when no page of the app is open.
  */
 export async function shownNotifications(where: Pick<Page, 'evaluate'>, count: number, timeoutMs = 10_000): Promise<ShownNotification[]> {
@@ -84,7 +84,7 @@ export async function shownNotifications(where: Pick<Page, 'evaluate'>, count: n
     const end = Date.now() + ${timeoutMs};
     for (;;) {
       const shown = await (await ${registration}).getNotifications();
-      if (shown.length >= ${count}) return shown.map((n) => ({ title: n.title, body: n.body, icon: n.icon, tag: n.tag, actions: n.actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
+      if (shown.length === ${count}) return shown.map((n) => ({ title: n.title, body: n.body, icon: n.icon, tag: n.tag, actions: n.actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
       if (Date.now() > end) throw new Error('timed out after ${timeoutMs} ms waiting for ${count} notifications, ' + shown.length + ' shown');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
