@@ -135,3 +135,37 @@ describe('web app in Chromium — background notifications (Web Push)', { skip: 
     await context.close();
   });
 });
+
+describe('web app in Chromium — the permission flow says why notifications are impossible', { skip: noChromium }, () => {
+  it('over plain HTTP (a host name other than localhost): notifications need HTTPS, and no background option', async () => {
+    const plain = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--host-resolver-rules=MAP tocsin.test 127.0.0.1'] });
+    try {
+      const page = await (await freshContext(plain)).newPage();
+      await page.goto(`${s.url.replace('127.0.0.1', 'tocsin.test')}/settings`);
+      await page.getByText('Notifications are only possible over HTTPS').waitFor();
+      assert.deepEqual(await page.evaluate('[window.isSecureContext, "serviceWorker" in navigator]'), [false, false]);
+      assert.equal(await page.locator('input[name=background-notifications]').count(), 0);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('on iOS outside the Home Screen: add the app to the Home Screen first', async () => {
+    const context = await freshContext(browser);
+    // Safari on iPhone in a tab: navigator.standalone false, a touch screen.
+    await context.addInitScript('Object.defineProperty(Navigator.prototype, "standalone", { get: () => false }); Object.defineProperty(Navigator.prototype, "maxTouchPoints", { get: () => 5 });');
+    const page = await context.newPage();
+    await page.goto(`${s.url}/settings`);
+    await page.getByText('tap Share, then "Add to Home Screen"').waitFor();
+    assert.equal(await page.locator('input[name=background-notifications]').count(), 0);
+    await context.close();
+  });
+
+  it('where all is possible: a button asks for permission, and background notifications can be turned on', async () => {
+    const page = await (await freshContext(browser)).newPage();
+    await page.goto(`${s.url}/settings`);
+    await page.getByRole('button', { name: 'Allow notifications' }).waitFor();
+    assert.equal(await page.locator('input[name=background-notifications]').count(), 1);
+    await page.context().close();
+  });
+});
