@@ -20,7 +20,7 @@ export function webPushOffered(): boolean {
 }
 
 let queue: Promise<void> = Promise.resolve();
-let sent: { topics: string; at: number } | undefined;
+let sent: { key: string; at: number } | undefined;
 
 /**
  * Keeps this browser's Web Push subscription in step with the subscribed topics while the
@@ -35,6 +35,7 @@ export function startWebPush(): void {
   settings.subscribe(syncLater);
   session.subscribe((value) => {
     if (!value) void closeShownNotifications();
+    syncLater(); // the registration is the user's: another user's is sent anew
   });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') syncLater();
@@ -53,8 +54,8 @@ async function sync(): Promise<void> {
   if (!registration || !webPushOffered()) return;
   const wanted = settings.value.backgroundNotifications === true && webPushOffered() && notificationSupport() === 'granted';
   const topics = wanted ? subscriptions.value.map((s) => s.topic).slice(0, topicLimit) : [];
-  const key = topics.join(',');
-  if (sent && sent.topics === key && Date.now() - sent.at < renewEveryMs) return; // messages change the store too: only a new list is sent
+  const key = `${session.value?.username ?? ''}:${topics.join(',')}`;
+  if (sent && sent.key === key && Date.now() - sent.at < renewEveryMs) return; // messages change the store too: only a new list is sent
   try {
     let subscription = await registration.pushManager.getSubscription();
     if (topics.length === 0) {
@@ -75,7 +76,7 @@ async function sync(): Promise<void> {
       await api('POST', '/v1/webpush', { body: { endpoint: subscription.endpoint, auth: keys.auth ?? '', p256dh: keys.p256dh ?? '', topics } });
       backgroundPush.set({ active: true });
     }
-    sent = { topics: key, at: Date.now() };
+    sent = { key, at: Date.now() };
   } catch (err) {
     sent = undefined;
     backgroundPush.set({ active: false, error: err instanceof Error ? err.message : String(err) });
