@@ -7,7 +7,7 @@ import { chromium, type Browser } from 'playwright-core';
 import webpush from 'web-push';
 import { deliverPush, standInPushSubscription, webPushSettings } from '../support/browser-push.js';
 import { chromiumPath, freshContext, launchBrowser, noChromium, openTopic, shownNotifications } from '../support/browser.js';
-import { publish } from '../support/clients.js';
+import { LineStream, publish } from '../support/clients.js';
 import { PushService } from '../support/push-service.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { startWebServer } from '../support/web-server.js';
@@ -92,7 +92,7 @@ describe('web app in Chromium — background notifications (Web Push)', { skip: 
     const sent = await publish(`${s.url}/alerts`, 'Disk full on srv1', {
       Title: 'Disk alert',
       Tags: 'rotating_light',
-      Actions: 'view, Open dashboard, https://grafana.example/d/1; http, Restart, https://ops.example/restart',
+      Actions: `view, Open dashboard, https://grafana.example/d/1; http, Restart, ${s.url}/acks, body=restarted`,
     });
     const push = await service.pushes.take(5000);
     assert.equal(push.browser, 'chromium-closed');
@@ -115,6 +115,14 @@ describe('web app in Chromium — background notifications (Web Push)', { skip: 
         ],
       },
     );
+
+    // And: its http button sends the action's request from the worker (here to the server itself), leaving it shown.
+    const acks = new LineStream(`${s.url}/acks/json`);
+    assert.equal((await acks.nextJson()).event, 'open');
+    await worker.evaluate(`self.registration.getNotifications().then(([n]) => self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n, action: '1' })))`);
+    assert.equal((await acks.nextJson()).message, 'restarted');
+    acks.close();
+    assert.equal((await shownNotifications(worker, 1))[0]?.tag, sent.json.id);
 
     // And: a click on it (the browser's click, dispatched in the worker) brings an app tab to the topic.
     const tab = await context.newPage();

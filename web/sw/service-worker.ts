@@ -29,8 +29,11 @@ self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim(
 self.addEventListener('push', (event) => event.waitUntil(show(payloadOf(event.data))));
 
 self.addEventListener('notificationclick', (event) => {
-  event.notification.close();
-  event.waitUntil(clicked(event.notification.data as NotificationData | undefined, event.action));
+  const data = event.notification.data as NotificationData | undefined;
+  const action = event.action === '' ? undefined : data?.message.actions?.[Number(event.action)];
+  // As ntfy's apps: a button leaves the notification up unless its action says `clear`.
+  if (!action || action.clear) event.notification.close();
+  event.waitUntil(clicked(data, action));
 });
 
 function payloadOf(data: PushMessageData | null): PushPayload {
@@ -57,10 +60,9 @@ async function show(payload: PushPayload): Promise<void> {
 }
 
 /** A click on the notification opens its click URL or its topic's page; on an action button, carries out that action. */
-async function clicked(data: NotificationData | undefined, button: string): Promise<void> {
+async function clicked(data: NotificationData | undefined, action: Action | undefined): Promise<void> {
   if (!data) return openPage(appRoot);
   const { message, topicPage } = data;
-  const action = button === '' ? undefined : message.actions?.[Number(button)];
   if (action?.action === 'http') return send(action);
   const url = safeHref(action?.action === 'view' ? action.url : message.click);
   if (url) {
