@@ -45,16 +45,18 @@ export function notify(message: Message, open: () => void): void {
   announcement.set(`New notification on ${message.topic}: ${message.title ?? ''} ${message.message ?? ''}`.replace(/\s+/g, ' ').trim());
   if (!notificationsAllowed() || backgroundPush.value.active) return;
   const { title, options } = notificationContent(message, new URL(`${appRoot}${message.topic}`, window.location.origin).href, new URL(`${appRoot}static/icon-192.png`, window.location.origin).href);
-  void serviceWorker().then((registration) => {
-    if (registration) return registration.showNotification(title, options);
-    const notification = new Notification(title, options);
-    notification.onclick = () => {
-      window.focus();
-      const click = safeHref(message.click);
-      if (click) window.open(click, '_blank', 'noopener');
-      else open();
-    };
-  });
+  serviceWorker()
+    .then((registration) => {
+      if (registration) return registration.showNotification(title, options);
+      const notification = new Notification(title, options);
+      notification.onclick = () => {
+        window.focus();
+        const click = safeHref(message.click);
+        if (click) window.open(click, '_blank', 'noopener');
+        else open();
+      };
+    })
+    .catch(() => undefined); // permission withdrawn meanwhile: the chime and the announcement were enough
 }
 
 let audio: AudioContext | undefined;
