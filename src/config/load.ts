@@ -125,6 +125,7 @@ function checkCombinations(c: Config): void {
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
+  if (c.loginTokenDurationMs < 1000) throw new ConfigError('login-token-duration must be at least 1s');
   if (c.smtpSenderVerify && !c.smtpSender) throw new ConfigError('if smtp-sender-verify is set, smtp-sender-addr must also be set');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
@@ -277,6 +278,7 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     authTokens: v['auth-tokens'] as string[],
     authAccessCache: v['auth-access-cache'] as boolean,
     enableLogin: v['enable-login'] as boolean,
+    loginTokenDurationMs: duration('login-token-duration'),
     enableSignup: v['enable-signup'] as boolean,
     requireLogin: v['require-login'] as boolean,
     enableReservations: v['enable-reservations'] as boolean,

@@ -113,6 +113,11 @@ export const settings = {
     doc: 'Decide topic access from an in-memory table of every access entry rather than a store read per new user and topic (ntfy 2.24, for busy servers); it is reloaded after any change, here, by the CLI or on another node, within the store\'s staleness bound',
   },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
+  'login-token-duration': {
+    kind: 'duration',
+    default: '72h',
+    doc: 'How long a login token lasts (POST /v1/account/token or /v1/account/login without an expiry), and how far PATCH /v1/account/token extends one; fixed at 72h in ntfy. The web app renews its token before then',
+  },
   'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
   'require-login': {
     kind: 'bool',
@@ -346,6 +351,8 @@ export interface Config {
   /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
   authAccessCache: boolean;
   enableLogin: boolean;
+  /** login-token-duration: a login token's lifetime, and each extension's. */
+  loginTokenDurationMs: number;
   enableSignup: boolean;
   requireLogin: boolean;
   enableReservations: boolean;

@@ -105,6 +105,13 @@ describe('config', () => {
     assert.deepEqual([config.enableSignup, config.requireLogin, config.accountActionLimit, config.authFailureLimit], [true, true, { burst: 6, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
   });
 
+  it('login-token-duration: 72h by default, as ntfy; from the file, env or flags; under a second refused', () => {
+    assert.equal(loadConfig().config.loginTokenDurationMs, 72 * 3_600_000);
+    assert.equal(loadConfig({ env: { TOCSIN_LOGIN_TOKEN_DURATION: '30m' } }).config.loginTokenDurationMs, 1_800_000);
+    assert.equal(loadConfig({ flags: { 'login-token-duration': '5s' } }).config.loginTokenDurationMs, 5_000);
+    assert.throws(() => loadConfig({ flags: { 'login-token-duration': '0s' } }), /login-token-duration must be at least 1s/);
+  });
+
   it('e-mail: the relay needs base-url and smtp-sender-from, the listener its domain (as ntfy); both parse to addresses', () => {
     assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'smtp-sender-from': 'a@b.c' } }), /if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set/);
     assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'base-url': 'https://n.example' } }), /smtp-sender-from must also be set/);

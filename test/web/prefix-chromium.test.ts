@@ -46,4 +46,14 @@ describe('web app in Chromium — behind a path prefix', { skip: noChromium }, (
     assert.equal(new URL(page.url()).pathname, '/ntfy/settings');
     await page.close();
   });
+
+  it('registers its service worker and manifest below /ntfy, so the installed app stays under the prefix', async () => {
+    const page = await browser.newPage();
+    const base = `http://127.0.0.1:${proxy.port}/ntfy/`;
+    await page.goto(`${base}night`);
+    assert.equal(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL + " " + r.scope)'), `${base}sw.js ${base}`);
+    const manifest = await (await page.context().newCDPSession(page)).send('Page.getAppManifest');
+    assert.deepEqual([manifest.url, manifest.errors], [`${base}manifest.webmanifest`, []]);
+    await page.close();
+  });
 });

@@ -4,8 +4,11 @@ import { serverConfig } from '../lib/config.js';
 import { announcement } from '../lib/notifier.js';
 import { navigate, openPages, route } from '../lib/route.js';
 import { session } from '../lib/session.js';
+import { keepSessionAlive } from '../lib/session-renewal.js';
+import { registerServiceWorker } from '../lib/service-worker.js';
 import { useStore } from '../lib/store.js';
 import { connectSubscriptions, subscribe } from '../lib/subscriptions.js';
+import { startWebPush } from '../lib/web-push.js';
 import { AccountPage } from '../components/account/AccountPage.js';
 import { Link } from '../components/Link.js';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from '../components/LinkPages.js';
@@ -29,7 +32,10 @@ export function App() {
     if (shown !== current.page) navigate('login', true);
   }, [shown, current.page]);
   useEffect(() => {
+    registerServiceWorker();
     connectSubscriptions();
+    keepSessionAlive();
+    startWebPush();
     void refreshAccount().catch(() => undefined);
   }, []);
   // Opening /{topic} subscribes to it, as ntfy's web app does.

@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { askForNotifications, notificationsAllowed } from '../lib/notifier.js';
 import { session } from '../lib/session.js';
 import { settings, type Settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
+import { NotificationsSection } from './NotificationsSection.js';
 
 const deleteAfterOptions = [
   [0, 'never'],
@@ -19,7 +18,6 @@ const deleteAfterOptions = [
  */
 export function SettingsPage() {
   const current = useStore(settings);
-  const [allowed, setAllowed] = useState(notificationsAllowed());
   const change = (patch: Partial<Settings>): void => {
     const next = { ...settings.value, ...patch };
     settings.set(next);
@@ -60,14 +58,7 @@ export function SettingsPage() {
           <option value="dark">dark</option>
         </select>
       </label>
-      <p>
-        Browser notifications: {allowed ? 'on' : 'off'}{' '}
-        {!allowed && (
-          <button type="button" onClick={() => void askForNotifications().then(setAllowed)}>
-            Allow notifications
-          </button>
-        )}
-      </p>
+      <NotificationsSection />
     </form>
   );
 }

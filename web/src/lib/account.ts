@@ -35,8 +35,8 @@ export async function refreshAccount(): Promise<void> {
 
 /** Logs in as ntfy's web app does: the password buys a token, which the app keeps instead. */
 export async function logIn(username: string, password: string): Promise<void> {
-  const { token } = await api<{ token: string }>('POST', '/v1/account/token', { headers: basicAuth(username, password), body: { label: 'Tocsin web app' } });
-  session.set({ username, token });
+  const { token, expires } = await api<{ token: string; expires?: number }>('POST', '/v1/account/token', { headers: basicAuth(username, password), body: { label: 'Tocsin web app' } });
+  session.set({ username, token, ...(expires !== undefined && { expires }) });
   await refreshAccount();
 }
 

@@ -8,6 +8,8 @@ export interface Settings {
   deleteAfter: number;
   sound: boolean;
   theme: 'system' | 'light' | 'dark';
+  /** Messages arrive by Web Push with no tab open (web-push.ts); this browser's choice, not the account's. */
+  backgroundNotifications?: boolean;
 }
 
 export const settings = savedStore<Settings>('settings', { minPriority: 1, deleteAfter: 0, sound: true, theme: 'system' });

@@ -62,8 +62,12 @@ export function connectSubscriptions(): void {
     }
   };
   subscriptions.subscribe(sync);
-  // Logging in or out changes what the topics may be read with: reconnect them all.
-  session.subscribe(() => {
+  // Logging in or out (here or in another tab) changes what the topics may be read with:
+  // reconnect them all with the new credentials. A renewal keeps the token, and the streams.
+  let token = session.value?.token;
+  session.subscribe((value) => {
+    if (value?.token === token) return;
+    token = value?.token;
     for (const connection of connections.values()) connection.close();
     connections.clear();
     sync();
