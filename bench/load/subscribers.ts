@@ -34,6 +34,8 @@ const sockets: Socket[] = [];
 const idReaders: { reader: IdReader; at: string }[] = [];
 /** Subscriptions the server ended, each with the last bytes it sent (a WebSocket close frame, an error): at most 8 kept. */
 const ended: string[] = [];
+/** Subscriptions opened again because the server closed them before their open event (see `open`). */
+const reopened: string[] = [];
 let acknowledged = new Set<string>();
 const now = (): number => performance.timeOrigin + performance.now();
 
@@ -55,17 +57,27 @@ function scan(text: Buffer, sampled: boolean): number {
   return Math.max(consumed, text.length - (marker.length - 1));
 }
 
+/** ntfy's first event on a stream (none on a raw one): a subscription is established once it came. */
+const openEvent = Buffer.from('"event":"open"');
+/** Times a subscription is opened again when the server closes it before its open event. */
+const reopens = 3;
+
 /**
  * A subscription over a plain TCP socket. WebSocket frames from a server are unmasked, so
  * the marker can be counted in the raw bytes exactly as in a JSON or SSE stream: the
  * `ws` library would cost this process several times more per message than the server
- * spends, and the client must not be the bottleneck.
+ * spends, and the client must not be the bottleneck. Resolves once the stream's open event
+ * came (a raw stream's 200): uWebSockets.js 20.30 may close a WebSocket it upgraded after
+ * an asynchronous admission (every one on PostgreSQL and MongoDB, whose auth reads wait)
+ * right after the 101 (uNetworking/uWebSockets#1928), which ntfy's clients answer by
+ * reconnecting; so does this, before anything is published, and says so.
  */
-function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number): Promise<void> {
+function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number, tries = reopens): Promise<void> {
   let last: Buffer = Buffer.alloc(0);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     let ready = false;
+    let opened = path.endsWith('/raw');
     let tail = Buffer.alloc(0);
     socket.setNoDelay(true);
     const upgrade = websocket ? 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' : '';
@@ -78,16 +90,23 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
           return reject(new Error(`${path}: ${chunk.toString('utf8', 0, 200)}`));
         }
         ready = true;
-        resolve();
       }
       const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+      if (!opened && text.includes(openEvent)) opened = true;
+      if (opened) resolve();
       tail = Buffer.from(text.subarray(read(text)));
       last = chunk;
     });
     socket.on('close', () => {
+      if (!opened && tries > 0) {
+        sockets.splice(sockets.indexOf(socket), 1);
+        reopened.push(`${url.host}${path}`);
+        return void open(url, path, websocket, read, tries - 1).then(resolve, reject);
+      }
       if (ended.length < 8) ended.push(`${url.host}${path} ended after ${JSON.stringify(last.toString('latin1', Math.max(0, last.length - 120)))}`);
+      reject(new Error(`${path}: closed before its open event, ${reopens + 1} times`));
     });
-    socket.on('error', reject);
+    socket.on('error', () => undefined); // 'close' follows
     sockets.push(socket);
   });
 }
@@ -137,7 +156,8 @@ serveCommands({
       duplicated += reader.duplicated;
       messages += reader.messages;
     }
-    return { subscriptions: idReaders.length, lost, duplicated, messages, missing: [...missing, ...ended] };
+    const again = reopened.length > 0 ? [`${reopened.length} subscriptions opened again, the server having closed them before their open event: ${reopened.slice(0, 4).join(', ')}`] : [];
+    return { subscriptions: idReaders.length, lost, duplicated, messages, missing: [...missing, ...ended, ...again] };
   },
   close: () => {
     // Ended here, not by the server: not among `ended`.
@@ -145,6 +165,7 @@ serveCommands({
     sockets.length = 0;
     idReaders.length = 0;
     ended.length = 0;
+    reopened.length = 0;
     acknowledged = new Set();
     return {};
   },
