@@ -25,6 +25,8 @@ interface Open {
   sampleEvery: number;
   /** Keep message ids instead of counting markers. */
   ids?: boolean;
+  /** Established on the open event, not the 101 or 200 (Tocsin's streams; the ceiling sends none): see `open`. */
+  awaitOpen?: boolean;
 }
 
 let deliveries = 0;
@@ -66,19 +68,20 @@ const reopens = 3;
  * A subscription over a plain TCP socket. WebSocket frames from a server are unmasked, so
  * the marker can be counted in the raw bytes exactly as in a JSON or SSE stream: the
  * `ws` library would cost this process several times more per message than the server
- * spends, and the client must not be the bottleneck. Resolves once the stream's open event
- * came (a raw stream's 200): uWebSockets.js 20.30 may close a WebSocket it upgraded after
+ * spends, and the client must not be the bottleneck. Resolves on the 101 or 200, or with
+ * `awaitOpen` once the stream's open event came (a raw stream's 200): uWebSockets.js 20.30 may close a WebSocket it upgraded after
  * an asynchronous admission (every one on PostgreSQL and MongoDB, whose auth reads wait)
  * right after the 101 (uNetworking/uWebSockets#1928), which ntfy's clients answer by
  * reconnecting; so does this, before anything is published, and says so.
  */
-function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number, tries = reopens): Promise<void> {
+function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) => number, awaitOpen: boolean, tries = reopens): Promise<void> {
   let last: Buffer = Buffer.alloc(0);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     let ready = false;
-    let opened = path.endsWith('/raw');
+    let opened = !awaitOpen || path.endsWith('/raw');
     let tail = Buffer.alloc(0);
+    let failure: Error | undefined;
     socket.setNoDelay(true);
     const upgrade = websocket ? 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' : '';
     socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${upgrade}\r\n`));
@@ -90,10 +93,13 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
           return reject(new Error(`${path}: ${chunk.toString('utf8', 0, 200)}`));
         }
         ready = true;
+        if (opened) resolve();
       }
       const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
-      if (!opened && text.includes(openEvent)) opened = true;
-      if (opened) resolve();
+      if (!opened && text.includes(openEvent)) {
+        opened = true;
+        resolve();
+      }
       tail = Buffer.from(text.subarray(read(text)));
       last = chunk;
     });
@@ -101,18 +107,18 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
       if (!opened && tries > 0) {
         sockets.splice(sockets.indexOf(socket), 1);
         reopened.push(`${url.host}${path}`);
-        return void open(url, path, websocket, read, tries - 1).then(resolve, reject);
+        return void open(url, path, websocket, read, awaitOpen, tries - 1).then(resolve, reject);
       }
       if (ended.length < 8) ended.push(`${url.host}${path} ended after ${JSON.stringify(last.toString('latin1', Math.max(0, last.length - 120)))}`);
-      reject(new Error(`${path}: closed before its open event, ${reopens + 1} times`));
+      reject(failure ?? new Error(`${path}: closed before its open event, ${reopens + 1} times`));
     });
-    socket.on('error', () => undefined); // 'close' follows
+    socket.on('error', (err) => (failure = err)); // 'close' follows
     sockets.push(socket);
   });
 }
 
 serveCommands({
-  open: async ({ url, topics, format, count, offset, sampleEvery, ids = false }: Open) => {
+  open: async ({ url, topics, format, count, offset, sampleEvery, ids = false, awaitOpen = false }: Open) => {
     const base = new URL(url);
     const opening: Promise<void>[] = [];
     for (let i = 0; i < count; i++) {
@@ -120,7 +126,7 @@ serveCommands({
       const sampled = i % sampleEvery === 0;
       const reader = ids ? new IdReader() : undefined;
       if (reader) idReaders.push({ reader, at: `${base.host}/${topic}/${format}` });
-      opening.push(open(base, `/${topic}/${format}`, format === 'ws', reader ? (text) => reader.read(text) : (text) => scan(text, sampled)));
+      opening.push(open(base, `/${topic}/${format}`, format === 'ws', reader ? (text) => reader.read(text) : (text) => scan(text, sampled), awaitOpen));
       // Open in waves, so the server's accept queue is never the thing measured.
       if (opening.length % 500 === 0) await Promise.all(opening.slice(-500));
     }

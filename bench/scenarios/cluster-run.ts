@@ -55,9 +55,9 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
   try {
     // Subscriber k on node k mod n, each node's in turn ws and json.
     const opening = Array.from({ length: sizes.clusterSubscribers }, (_, k) =>
-      worker(k).call('open', { url: (nodes[k % nodes.length] as Target).url, topics: [topics], format: Math.floor(k / nodes.length) % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
+      worker(k).call('open', { url: (nodes[k % nodes.length] as Target).url, topics: [topics], format: Math.floor(k / nodes.length) % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true, awaitOpen: true }),
     );
-    await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1 })]);
+    await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1, awaitOpen: true })]);
 
     // Two unmeasured messages first: the first delivery on a new topic pays one-time costs.
     await load.publisher.call('run', { url: first.url, topics: ['latency'], rate: 10, durationMs: 10_000, limit: 2, concurrency: 1 });
