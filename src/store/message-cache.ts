@@ -95,7 +95,7 @@ export interface Trimmed {
  *   from a cluster's log: since=<time>, one dropped at that time or later; since=<id>,
  *   one committed after that id; an id the cache does not hold, any dropped the cache
  *   still remembers (an unknown id replays everything, so a guessed id costs a lookup).
- *   A dropped message is remembered at least as long again as it lived in the cache, by
+ *   A dropped message is remembered as long again as it lived in the cache (an hour at least: dropRecordUntil), by
  *   a record per topic of the newest dropped: a lookup, and one row per topic that
  *   dropped messages lately. An expired message the prune has not removed yet may be
  *   left out without a gap until it does (MongoDB's log tells it at once).
@@ -158,3 +158,13 @@ export interface MessageCache {
    */
   setImportedStats(messages: number): Promise<void>;
 }
+
+/**
+ * How long a store keeps a dropped message's record (the replay gap's lookup) at least,
+ * in seconds: as long again as the message lived, and never less than an hour, so that a
+ * client off for a while after a short-lived message was dropped is still told.
+ */
+export const dropRecordMinSeconds = 3600;
+
+/** Until when (seconds) the record of a message of `time` that expired at `expires` is kept. */
+export const dropRecordUntil = (time: number, expires: number): number => expires + Math.max(expires - time, dropRecordMinSeconds);

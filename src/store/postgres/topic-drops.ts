@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import type { Since } from '../message-cache.js';
+import { dropRecordMinSeconds, type Since } from '../message-cache.js';
 
 /**
  * Per topic, the newest message the cache dropped (pruned or trimmed): its time and its
  * position in the topic's log, so that a replay's gap (MessageCache's contract) is one
- * primary-key lookup. A record is kept until `until`, as long again as the message it
- * stands for lived in the cache: a row only per topic that dropped messages lately.
+ * primary-key lookup. A record is kept until `until` (dropRecordUntil: as long again as the
+ * message lived, an hour at least): a row only per topic that dropped messages lately.
  */
 export const topicDropsSchema = `
   CREATE TABLE topic_drops (topic text PRIMARY KEY, time bigint NOT NULL, seq bigint NOT NULL, until bigint NOT NULL);
@@ -22,7 +22,7 @@ export const recordingDrops = (deleting: string, before = ''): string => `
   WITH ${before}dropped AS (${deleting}),
   recorded AS (
     INSERT INTO topic_drops (topic, time, seq, until)
-    SELECT topic, max(time), max(seq), max(2 * expires - time) FROM dropped GROUP BY topic
+    SELECT topic, max(time), max(seq), max(expires + greatest(expires - time, ${dropRecordMinSeconds})) FROM dropped GROUP BY topic
     ON CONFLICT (topic) DO UPDATE SET time = greatest(topic_drops.time, excluded.time),
       seq = greatest(topic_drops.seq, excluded.seq), until = greatest(topic_drops.until, excluded.until))
   SELECT count(*)::int AS count, coalesce(max(time), 0) AS newest FROM dropped`;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Since } from '../message-cache.js';
+import { dropRecordUntil, type Since } from '../message-cache.js';
 
 /** A message dropped from the cache, as its topic's record takes it. */
 export type Dropped = [topic: string, time: number, seq: number, expires: number];
@@ -9,8 +9,8 @@ const schema = 'CREATE TABLE IF NOT EXISTS topic_drops (topic TEXT PRIMARY KEY, 
 /**
  * Per topic, the newest message the cache dropped (pruned or trimmed): its time and its
  * seq, so that a replay's gap (MessageCache's contract) is one primary-key lookup. A
- * record is kept until `until`, as long again as the message it stands for lived in the
- * cache, so the table holds a row only per topic that dropped messages lately: a topic a
+ * record is kept until `until` (dropRecordUntil: as long again as the message lived, an
+ * hour at least), so the table holds a row only per topic that dropped messages lately: a topic a
  * stranger made costs one row, which its messages' prune takes away again.
  */
 export class TopicDrops {
@@ -30,7 +30,7 @@ export class TopicDrops {
   record(dropped: readonly Dropped[]): void {
     const newest = new Map<string, [time: number, seq: number, until: number]>();
     for (const [topic, time, seq, expires] of dropped) {
-      const until = 2 * expires - time;
+      const until = dropRecordUntil(time, expires);
       const held = newest.get(topic);
       newest.set(topic, held ? [Math.max(held[0], time), Math.max(held[1], seq), Math.max(held[2], until)] : [time, seq, until]);
     }
