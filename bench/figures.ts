@@ -63,10 +63,10 @@ export interface Sizes {
 
 export const fullSizes: Sizes = {
   publishSeconds: 10,
-  fanoutSubscribers: [100, 1000, 10000],
+  fanoutSubscribers: [10, 100, 1000, 10000],
   fanoutFormats: ['ws', 'sse', 'json'],
-  fanoutFixedMessages: 5,
-  fanoutFixedRate: 1,
+  fanoutFixedMessages: 25,
+  fanoutFixedRate: 5,
   fanoutMaxSeconds: 5,
   idleSubscribers: 10000,
   replayMessages: 10000,
