@@ -3,10 +3,9 @@ import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
 import { clearMessages, connectionStates, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
 import { navigate } from '../lib/route.js';
+import { ConnectionNote, ConnectionState } from './ConnectionNote.js';
 import { Link } from './Link.js';
 import { NotificationCard } from './NotificationCard.js';
-
-const stateNames = { connecting: 'connecting…', live: 'live', retrying: 'reconnecting…' };
 
 /** The notifications of one topic, or of every subscription (topic undefined), newest first. */
 export function NotificationList({ topic }: { topic: string | undefined }) {
@@ -19,12 +18,12 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
     // Newest first; within a second (times are whole seconds) the later received first.
     .reverse()
     .sort((a, b) => b.time - a.time);
-  const state = topic && states[topic];
+  const status = topic === undefined ? undefined : states[topic];
   return (
     <section class="list">
       <div class="list-header">
         <h2>{topic ?? 'All notifications'}</h2>
-        {state && <span class={`state state-${state}`}>{stateNames[state]}</span>}
+        {status && <ConnectionState status={status} />}
         {topic && (
           <span class="list-tools">
             <button type="button" onClick={() => clearMessages(topic)}>
@@ -42,6 +41,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
+      {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
       {shown
         .filter((s) => s.gap)
         .map((s) => (

@@ -1,6 +1,6 @@
 import { api, ApiError } from './api.js';
 import { apiBase } from './config.js';
-import { TopicConnection, type ConnectionState } from './connection.js';
+import { TopicConnection, type ConnectionStatus } from './connection.js';
 import type { Message } from './message.js';
 import { announcement, notify } from './notifier.js';
 import { navigate } from './route.js';
@@ -36,8 +36,8 @@ session.subscribe((value) => {
   loggedIn = value !== null;
 });
 
-/** Each topic's connection state, for the sidebar. */
-export const connectionStates = new Store<Record<string, ConnectionState>>({});
+/** Each topic's connection state, for the list's header. */
+export const connectionStates = new Store<Record<string, ConnectionStatus>>({});
 const connections = new Map<string, TopicConnection>();
 
 /** Opens a connection for every subscription and closes those of removed ones; call once at start. */
@@ -56,7 +56,7 @@ export function connectSubscriptions(): void {
         new TopicConnection(sub.topic, sub.since, {
           onEvent: (event, live) => receive(sub.topic, event, live),
           onGap: () => setGap(sub.topic, true),
-          onState: (state) => connectionStates.update((states) => ({ ...states, [sub.topic]: state })),
+          onState: (status) => connectionStates.update((states) => ({ ...states, [sub.topic]: status })),
         }),
       );
     }
