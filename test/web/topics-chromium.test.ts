@@ -1,30 +1,33 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freshContext, launchBrowser, noChromium } from '../support/browser.js';
+import { freshContext, launchBrowser, noChromium, openTopic as openTopicAt } from '../support/browser.js';
 import { publish } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
 
-/** Protected and rate-limited topics in the web app (issue 40, item 3), in Chromium against real servers. */
+/** Protected and rate-limited topics, read state and the message tools in the web app (issue 40, items 3 and 4), in Chromium against real servers. */
 
 let guarded: TestServer;
+let open: TestServer;
 let limited: TestServer;
 let browser: Browser;
 const dir = tempDir();
 const limitedDir = tempDir();
+const openDir = tempDir();
 const basicAdmin = { Authorization: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}` };
 
 before(async () => {
   if (noChromium) return;
-  [guarded, limited, browser] = await Promise.all([
+  [guarded, limited, open, browser] = await Promise.all([
     startWebServer(dir, { 'auth-default-access': 'deny-all' }),
     // Three requests, then one more an hour: the page's first poll is refused.
     startWebServer(limitedDir, { 'visitor-request-limit-burst': 3, 'visitor-request-limit-replenish': '1h' }),
+    startWebServer(openDir),
     launchBrowser(),
   ]);
 });
-after(() => Promise.all([guarded?.server.close(), limited?.server.close(), browser?.close()]));
+after(() => Promise.all([guarded?.server.close(), limited?.server.close(), open?.server.close(), browser?.close()]));
 
 /** How many polls of `topic` the page sends from now on. */
 function countPolls(page: Page, topic: string): () => number {
@@ -75,6 +78,80 @@ describe('protected and limited topics in Chromium (issue 40, item 3)', { skip: 
     // The first retry comes a second after the refusal (the backoff's first step).
     const retryAt = Date.parse((await note.locator('time').getAttribute('datetime')) ?? '');
     assert.ok(retryAt >= before + 1000 && retryAt <= Date.now() + 1000, `${retryAt - before} ms after the page opened`);
+    await context.close();
+  });
+});
+
+/** The sidebar's unread badge of `topic` ('' without one) and the tab's title. */
+async function unreadShown(page: Page, topic: string): Promise<[string, string]> {
+  const badge = page.locator('.topics a', { hasText: topic }).locator('.unread-badge');
+  return [(await badge.count()) ? await badge.innerText() : '', await page.title()];
+}
+
+describe('read state and the message tools in Chromium (issue 40, item 4)', { skip: noChromium }, () => {
+  it('counts unread messages in the sidebar and the tab title, and marking one read reaches another device through message_clear', async () => {
+    const [laptop, phone] = await Promise.all([freshContext(browser), freshContext(browser)]);
+    const pages = await Promise.all([laptop, phone].map((context) => openTopicAt(context, open.url, 'reads')));
+    for (const page of pages) await page.getByRole('link', { name: 'All notifications' }).click();
+    const first = await publish(`${open.url}/reads`, 'first');
+    await publish(`${open.url}/reads`, 'second');
+    for (const page of pages) {
+      await page.locator('.card.unread').nth(1).waitFor();
+      assert.deepEqual(await unreadShown(page, 'reads'), ['2', '(2) Tocsin']);
+    }
+    const [here, there] = pages as [Page, Page];
+    await here.locator(`.card[data-id="${first.json.id}"]`).getByRole('button', { name: 'Mark read' }).click();
+    assert.deepEqual(await unreadShown(here, 'reads'), ['1', '(1) Tocsin']);
+    // The server keeps the read as a message_clear event for the message, which the other device acts on.
+    await there.locator(`.card[data-id="${first.json.id}"]:not(.unread)`).waitFor();
+    assert.deepEqual(await unreadShown(there, 'reads'), ['1', '(1) Tocsin']);
+    const events = (await (await fetch(`${open.url}/reads/json?poll=1`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { event: string; sequence_id?: string });
+    assert.deepEqual(events.filter((e) => e.event === 'message_clear').map((e) => e.sequence_id), [first.json.id]);
+    // Opening the topic's page reads the rest; what arrives while it is on screen is read already.
+    await here.locator('.topics a', { hasText: 'reads' }).click();
+    await here.waitForFunction('document.title === "Tocsin"');
+    await publish(`${open.url}/reads`, 'third');
+    await here.locator('.message-text', { hasText: 'third' }).waitFor();
+    assert.deepEqual(await unreadShown(here, 'reads'), ['', 'Tocsin']);
+    assert.equal(await here.locator('.card.unread').count(), 0);
+    await Promise.all([laptop.close(), phone.close()]);
+  });
+
+  it('copies and deletes a message, and links the http(s) and mailto URLs of plain text only', async () => {
+    const context = await freshContext(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await openTopicAt(context, open.url, 'tools');
+    const sent = await publish(`${open.url}/tools`, 'Docs at https://example.com/a?b=1. Mail mailto:ops@example.com, not javascript:alert(1) or data:text/html,x', { Title: 'Links' });
+    const card = page.locator(`.card[data-id="${sent.json.id}"]`);
+    await card.waitFor();
+    const links = card.locator('.message-text a');
+    assert.deepEqual(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['https://example.com/a?b=1', 'mailto:ops@example.com']);
+    assert.equal(await card.locator('.message-text').innerText(), 'Docs at https://example.com/a?b=1. Mail mailto:ops@example.com, not javascript:alert(1) or data:text/html,x');
+    await card.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('status').filter({ hasText: 'Notification copied to the clipboard' }).waitFor();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), 'Links\nDocs at https://example.com/a?b=1. Mail mailto:ops@example.com, not javascript:alert(1) or data:text/html,x');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    assert.equal(await card.count(), 0);
+    // Deleted in this browser for good: a reload does not fetch it again.
+    await page.reload();
+    await page.locator('.state-live').waitFor();
+    assert.equal(await page.locator('.card').count(), 0);
+    await context.close();
+  });
+
+  it('sends a test notification to the topic, and says why when the server refuses it', async () => {
+    const context = await freshContext(browser);
+    const page = await openTopicAt(context, open.url, 'trial');
+    await page.getByRole('button', { name: 'Send test notification' }).click();
+    const card = page.locator('.card', { hasText: 'Test notification' });
+    await card.waitFor();
+    assert.match(await card.locator('.message-text').innerText(), /^This is a test notification from Tocsin's web app, sent at .+\.$/);
+    const stored = (await (await fetch(`${open.url}/trial/json?poll=1`)).json()) as { title: string; tags: string[] };
+    assert.deepEqual([stored.title, stored.tags], ['Test notification', ['tada']]);
+    // A visitor may not publish to a deny-all server's topic: the page says so.
+    const denied = await context.newPage();
+    await denied.goto(`${guarded.url}/closed`);
+    await denied.getByRole('button', { name: 'Send test notification' }).click();
+    await denied.getByText(/^The test notification was not sent: .+/).waitFor();
     await context.close();
   });
 });

@@ -1,7 +1,9 @@
+import { useEffect, useState } from 'preact/hooks';
 import { topicUrl } from '../lib/config.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { clearMessages, connectionStates, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { clearMessages, connectionStates, markTopicRead, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { sendTestNotification } from '../lib/test-notification.js';
 import { navigate } from '../lib/route.js';
 import { ConnectionNote, ConnectionState } from './ConnectionNote.js';
 import { Link } from './Link.js';
@@ -19,6 +21,17 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
     .reverse()
     .sort((a, b) => b.time - a.time);
   const status = topic === undefined ? undefined : states[topic];
+  const [testError, setTestError] = useState('');
+  // A topic's page on screen is read: now, on each new message, and when the tab comes back.
+  useEffect(() => {
+    if (topic === undefined) return;
+    const read = (): void => {
+      if (document.visibilityState === 'visible') markTopicRead(topic);
+    };
+    read();
+    document.addEventListener('visibilitychange', read);
+    return () => document.removeEventListener('visibilitychange', read);
+  }, [topic, subs]);
   return (
     <section class="list">
       <div class="list-header">
@@ -26,6 +39,9 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
         {status && <ConnectionState status={status} />}
         {topic && (
           <span class="list-tools">
+            <button type="button" onClick={() => void sendTestNotification(topic).then((error) => setTestError(error ?? ''), (err: unknown) => setTestError(String(err)))}>
+              Send test notification
+            </button>
             <button type="button" onClick={() => clearMessages(topic)}>
               Clear
             </button>
@@ -42,6 +58,11 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
         )}
       </div>
       {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
+      {testError && (
+        <p class="error" role="status">
+          The test notification was not sent: {testError}
+        </p>
+      )}
       {shown
         .filter((s) => s.gap)
         .map((s) => (

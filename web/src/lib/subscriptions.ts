@@ -1,11 +1,11 @@
 import { api, ApiError } from './api.js';
-import { apiBase } from './config.js';
+import { apiBase, topicUrl } from './config.js';
 import { TopicConnection, type ConnectionStatus } from './connection.js';
 import type { Message } from './message.js';
 import { announcement, notify } from './notifier.js';
-import { navigate } from './route.js';
+import { navigate, route } from './route.js';
 import { savedStore } from './saved.js';
-import { session } from './session.js';
+import { authHeaders, session } from './session.js';
 import { settings } from './settings.js';
 import { Store } from './store.js';
 
@@ -80,6 +80,9 @@ export function connectSubscriptions(): void {
 /** The list's most messages per topic, so localStorage (about 5 MB) never fills. */
 const keptPerTopic = 300;
 
+/** Whether the visitor sees `topic`'s page now: what arrives there is read as it arrives. */
+const onScreen = (topic: string): boolean => document.visibilityState === 'visible' && route.value.page === 'topic' && route.value.topic === topic;
+
 function receive(topic: string, event: Message, live: boolean): void {
   const known = subscriptions.value.find((s) => s.topic === topic)?.messages.some((m) => m.id === event.id) ?? false;
   subscriptions.update((subs) =>
@@ -87,15 +90,48 @@ function receive(topic: string, event: Message, live: boolean): void {
       if (sub.topic !== topic) return sub;
       let messages = sub.messages;
       if (event.event === 'message_delete') messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
+      // Marked read elsewhere (another device, ntfy's apps, or this page's Mark read).
+      else if (event.event === 'message_clear') messages = messages.map((m) => (m.unread && (m.sequence_id ?? m.id) === event.sequence_id ? { ...m, unread: false } : m));
       else if (event.event === 'message') {
         if (messages.some((m) => m.id === event.id)) return { ...sub, since: event.id };
         // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
-        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), event].slice(-keptPerTopic);
+        const received = onScreen(topic) ? event : { ...event, unread: true };
+        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), received].slice(-keptPerTopic);
       }
       return { ...sub, since: event.id, messages };
     }),
   );
   if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+}
+
+/** Marks every message of `topic` read in this browser (the visitor opened its page). */
+export function markTopicRead(topic: string): void {
+  if (!subscriptions.value.some((s) => s.topic === topic && s.messages.some((m) => m.unread))) return;
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: s.messages.map((m) => (m.unread ? { ...m, unread: false } : m)) } : s)));
+}
+
+function changeMessages(topic: string, change: (messages: Message[]) => Message[]): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: change(s.messages) } : s)));
+}
+
+/**
+ * Marks one message read here, and everywhere else through ntfy's `/{topic}/{sequence_id}/read`
+ * (a `message_clear` event the other devices and ntfy's apps act on). The server refuses it
+ * to a visitor who may not publish to the topic: then it stays read in this browser only.
+ */
+export function markRead(message: Message): void {
+  changeMessages(message.topic, (messages) => messages.map((m) => (m.id === message.id ? { ...m, unread: false } : m)));
+  void fetch(`${topicUrl(message.topic)}/${encodeURIComponent(message.sequence_id ?? message.id)}/read`, { method: 'PUT', headers: authHeaders() }).catch(() => undefined);
+}
+
+/** Removes one message from this browser, as ntfy's web app deletes a notification (the server keeps it). */
+export function deleteMessage(message: Message): void {
+  changeMessages(message.topic, (messages) => messages.filter((m) => m.id !== message.id));
+}
+
+/** The unread messages the minimum-priority setting shows, of every topic: the tab title's count. */
+export function unreadCount(subs: readonly Subscription[], minPriority: number): number {
+  return subs.reduce((sum, s) => sum + shownMessages(s.messages, minPriority).filter((m) => m.unread).length, 0);
 }
 
 /** Marks (or, dismissed, unmarks) that `topic` missed notifications the server could not replay. */
@@ -135,7 +171,7 @@ export function shownMessages(messages: readonly Message[], minPriority: number)
 }
 
 export function clearMessages(topic: string): void {
-  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: [] } : s)));
+  changeMessages(topic, () => []);
 }
 
 /** Adds the subscriptions the account remembers for this server (after logging in, or at start). */
