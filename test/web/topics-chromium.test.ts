@@ -23,7 +23,8 @@ before(async () => {
     startWebServer(dir, { 'auth-default-access': 'deny-all' }),
     // Three requests, then one more an hour: the page's first poll is refused.
     startWebServer(limitedDir, { 'visitor-request-limit-burst': 3, 'visitor-request-limit-replenish': '1h' }),
-    startWebServer(openDir),
+    // The history test publishes more than a visitor's burst.
+    startWebServer(openDir, { 'visitor-request-limit-exempt-hosts': ['127.0.0.1'] }),
     launchBrowser(),
   ]);
 });
@@ -152,6 +153,26 @@ describe('read state and the message tools in Chromium (issue 40, item 4)', { sk
     await denied.goto(`${guarded.url}/closed`);
     await denied.getByRole('button', { name: 'Send test notification' }).click();
     await denied.getByText(/^The test notification was not sent: .+/).waitFor();
+    await context.close();
+  });
+
+  it('bounds the history kept in the browser by the size setting, dropping the oldest, instead of a count per topic', async () => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${open.url}/settings`);
+    await page.locator('select[name=history-size]').selectOption('500000');
+    await page.goto(`${open.url}/big`);
+    await page.locator('.state-live').waitFor();
+    const ids: string[] = [];
+    for (let i = 0; i < 160; i++) ids.push((await publish(`${open.url}/big`, `${i} ${'x'.repeat(3500)}`)).json.id as string);
+    await page.locator(`.card[data-id="${ids[159]}"]`).waitFor();
+    const stored = (await page.evaluate('localStorage.getItem("tocsin.subscriptions")')) as string;
+    const kept = (JSON.parse(stored) as { messages: { id: string }[] }[])[0]?.messages.map((m) => m.id) ?? [];
+    // About 3,600 characters a message: some 138 fit in 500,000, the newest of them.
+    assert.ok(stored.length <= 500_000 + 1000, `${stored.length} characters stored`);
+    assert.ok(kept.length > 120 && kept.length < 150, `${kept.length} kept`);
+    assert.deepEqual(kept, ids.slice(-kept.length));
+    assert.equal(await page.locator('.card').count(), kept.length);
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import { api } from '../lib/api.js';
 import { session } from '../lib/session.js';
+import { defaultHistorySize, historySizes } from '../lib/history.js';
 import { settings, type Settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
 import { NotificationsSection } from './NotificationsSection.js';
@@ -21,7 +22,8 @@ export function SettingsPage() {
   const change = (patch: Partial<Settings>): void => {
     const next = { ...settings.value, ...patch };
     settings.set(next);
-    if (session.value && !('theme' in patch)) {
+    // The account keeps ntfy's notification settings; the theme and the history size are this browser's.
+    if (session.value && ('minPriority' in patch || 'deleteAfter' in patch || 'sound' in patch)) {
       const notification = { min_priority: next.minPriority, delete_after: next.deleteAfter, sound: next.sound ? 'ding' : 'none' };
       void api('PATCH', '/v1/account/settings', { body: { notification } }).catch(() => undefined);
     }
@@ -44,6 +46,14 @@ export function SettingsPage() {
         <select name="delete-after" value={current.deleteAfter} onChange={(e) => change({ deleteAfter: Number(e.currentTarget.value) })}>
           {deleteAfterOptions.map(([seconds, name]) => (
             <option value={seconds}>{name}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Keep history in this browser up to
+        <select name="history-size" value={current.historySize ?? defaultHistorySize} onChange={(e) => change({ historySize: Number(e.currentTarget.value) })}>
+          {historySizes.map((size) => (
+            <option value={size}>{size / 500_000} MB, the oldest dropped first</option>
           ))}
         </select>
       </label>

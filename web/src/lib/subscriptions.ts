@@ -8,6 +8,7 @@ import { savedStore } from './saved.js';
 import { authHeaders, session } from './session.js';
 import { settings } from './settings.js';
 import { Store } from './store.js';
+import { boundHistory, defaultHistorySize } from './history.js';
 
 /** A subscribed topic with the messages received so far and where to go on from. */
 export interface Subscription {
@@ -75,10 +76,8 @@ export function connectSubscriptions(): void {
   sync();
   prune();
   setInterval(prune, 60_000);
+  settings.subscribe(boundStoredHistory);
 }
-
-/** The list's most messages per topic, so localStorage (about 5 MB) never fills. */
-const keptPerTopic = 300;
 
 /** Whether the visitor sees `topic`'s page now: what arrives there is read as it arrives. */
 const onScreen = (topic: string): boolean => document.visibilityState === 'visible' && route.value.page === 'topic' && route.value.topic === topic;
@@ -96,11 +95,12 @@ function receive(topic: string, event: Message, live: boolean): void {
         if (messages.some((m) => m.id === event.id)) return { ...sub, since: event.id };
         // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
         const received = onScreen(topic) ? event : { ...event, unread: true };
-        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), received].slice(-keptPerTopic);
+        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), received];
       }
       return { ...sub, since: event.id, messages };
     }),
   );
+  if (event.event === 'message') boundStoredHistory();
   if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
 }
 
@@ -139,8 +139,15 @@ export function setGap(topic: string, gap: boolean): void {
   subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, gap } : s)));
 }
 
-/** Drops messages older than the delete-after setting. */
+/** Keeps the stored messages within the history-size setting, so localStorage (about 5 MB) never fills. */
+function boundStoredHistory(): void {
+  const bounded = boundHistory(subscriptions.value, settings.value.historySize ?? defaultHistorySize);
+  if (bounded !== subscriptions.value) subscriptions.set(bounded);
+}
+
+/** Drops messages older than the delete-after setting, and the oldest beyond the history size (a smaller one just chosen). */
 function prune(): void {
+  boundStoredHistory();
   const { deleteAfter } = settings.value;
   if (deleteAfter <= 0) return;
   const oldest = Date.now() / 1000 - deleteAfter;
