@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freshContext, launchBrowser, noChromium, openTopic as openTopicAt } from '../support/browser.js';
+import { freshContext, launchBrowser, logInAs, noChromium, openTopic as openTopicAt, shownNotifications } from '../support/browser.js';
 import { publish } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
@@ -173,6 +173,30 @@ describe('read state and the message tools in Chromium (issue 40, item 4)', { sk
     assert.ok(kept.length > 120 && kept.length < 150, `${kept.length} kept`);
     assert.deepEqual(kept, ids.slice(-kept.length));
     assert.equal(await page.locator('.card').count(), kept.length);
+    await context.close();
+  });
+
+  it('names a topic (kept in the account as display_name) and mutes it: messages still listed, no browser notification', async () => {
+    const context = await freshContext(browser, { permissions: ['notifications'] });
+    const page = await logInAs(context, open.url, 'admin', adminPassword);
+    await page.goto(`${open.url}/named`);
+    await page.locator('.state-live').waitFor();
+    await page.getByText('Topic settings').click();
+    await page.getByLabel('Display name').fill('Build alerts');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('heading', { name: 'Build alerts' }).waitFor();
+    assert.deepEqual(await page.locator('.topics .topic-name').allInnerTexts(), ['Build alerts']);
+    const account = (await (await fetch(`${open.url}/v1/account`, { headers: basicAdmin })).json()) as { subscriptions: { topic: string; display_name: string | null }[] };
+    assert.deepEqual(account.subscriptions.map((sub) => [sub.topic, sub.display_name]), [['named', 'Build alerts']]);
+
+    const heard = await publish(`${open.url}/named`, 'heard');
+    await page.locator(`.card[data-id="${heard.json.id}"]`).waitFor();
+    assert.deepEqual((await shownNotifications(page, 1)).map((n) => n.body), ['heard']);
+    await page.getByLabel('Mute: no browser notifications for this topic').check();
+    const muted = await publish(`${open.url}/named`, 'not heard');
+    await page.locator(`.card[data-id="${muted.json.id}"]`).waitFor();
+    await page.waitForTimeout(500);
+    assert.deepEqual((await shownNotifications(page, 1)).map((n) => n.body), ['heard']);
     await context.close();
   });
 });

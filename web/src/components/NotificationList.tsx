@@ -7,6 +7,7 @@ import { sendTestNotification } from '../lib/test-notification.js';
 import { navigate } from '../lib/route.js';
 import { ConnectionNote, ConnectionState } from './ConnectionNote.js';
 import { Link } from './Link.js';
+import { TopicSettings } from './TopicSettings.js';
 import { NotificationCard } from './NotificationCard.js';
 
 /** The notifications of one topic, or of every subscription (topic undefined), newest first. */
@@ -35,7 +36,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   return (
     <section class="list">
       <div class="list-header">
-        <h2>{topic ?? 'All notifications'}</h2>
+        <h2>{topic === undefined ? 'All notifications' : (shown[0]?.displayName ?? topic)}</h2>
         {status && <ConnectionState status={status} />}
         {topic && (
           <span class="list-tools">
@@ -57,6 +58,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
+      {shown[0] && topic !== undefined && <TopicSettings key={topic} sub={shown[0]} />}
       {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
       {testError && (
         <p class="error" role="status">

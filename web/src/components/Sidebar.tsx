@@ -42,7 +42,7 @@ export function Sidebar({ current }: { current: Route }) {
         {subs.map((s) => (
           <li>
             <Link to={s.topic} active={current.page === 'topic' && current.topic === s.topic}>
-              <span class="topic-name">{s.topic}</span> <Counts messages={shownMessages(s.messages, minPriority)} />
+              <span class="topic-name">{s.displayName ?? s.topic}</span> <Counts messages={shownMessages(s.messages, minPriority)} />
             </Link>
           </li>
         ))}

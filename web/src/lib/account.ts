@@ -8,7 +8,7 @@ export interface Account {
   username: string;
   role: string;
   tier?: { code: string; name: string };
-  subscriptions?: { base_url: string; topic: string }[];
+  subscriptions?: { base_url: string; topic: string; display_name?: string | null }[];
   reservations?: { topic: string; everyone: string }[];
   tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string; scopes?: TokenScope[] }[];
   emails?: { address: string; primary?: boolean; pending?: boolean }[];

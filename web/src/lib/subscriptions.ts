@@ -16,6 +16,10 @@ export interface Subscription {
   /** The newest id received, or `all` before the first: the `since=` of the next (re)connect. */
   since: string;
   messages: Message[];
+  /** The name the sidebar and the list show instead of the topic (kept in the account too, as ntfy's display_name). */
+  displayName?: string;
+  /** No browser notifications for it; the list still receives its messages. */
+  muted?: boolean;
   /** Set when a reconnect's replay missed messages the server no longer held (replay_gap), until dismissed. */
   gap?: boolean;
 }
@@ -83,7 +87,8 @@ export function connectSubscriptions(): void {
 const onScreen = (topic: string): boolean => document.visibilityState === 'visible' && route.value.page === 'topic' && route.value.topic === topic;
 
 function receive(topic: string, event: Message, live: boolean): void {
-  const known = subscriptions.value.find((s) => s.topic === topic)?.messages.some((m) => m.id === event.id) ?? false;
+  const sub = subscriptions.value.find((s) => s.topic === topic);
+  const known = sub?.messages.some((m) => m.id === event.id) ?? false;
   subscriptions.update((subs) =>
     subs.map((sub) => {
       if (sub.topic !== topic) return sub;
@@ -101,7 +106,7 @@ function receive(topic: string, event: Message, live: boolean): void {
     }),
   );
   if (event.event === 'message') boundStoredHistory();
-  if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+  if (live && !known && !sub?.muted && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
 }
 
 /** Marks every message of `topic` read in this browser (the visitor opened its page). */
@@ -122,6 +127,17 @@ function changeMessages(topic: string, change: (messages: Message[]) => Message[
 export function markRead(message: Message): void {
   changeMessages(message.topic, (messages) => messages.map((m) => (m.id === message.id ? { ...m, unread: false } : m)));
   void fetch(`${topicUrl(message.topic)}/${encodeURIComponent(message.sequence_id ?? message.id)}/read`, { method: 'PUT', headers: authHeaders() }).catch(() => undefined);
+}
+
+/** Names `topic` in the sidebar and the list (empty: its topic name again), in the account too when logged in. */
+export async function setDisplayName(topic: string, name: string): Promise<void> {
+  const displayName = name.trim() || undefined;
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, displayName } : s)));
+  if (session.value) await api('PATCH', '/v1/account/subscription', { body: { base_url: apiBase, topic, display_name: displayName ?? null } });
+}
+
+export function setMuted(topic: string, muted: boolean): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, muted } : s)));
 }
 
 /** Removes one message from this browser, as ntfy's web app deletes a notification (the server keeps it). */
@@ -182,8 +198,8 @@ export function clearMessages(topic: string): void {
 }
 
 /** Adds the subscriptions the account remembers for this server (after logging in, or at start). */
-export function adoptAccountSubscriptions(remembered: readonly { base_url: string; topic: string }[] = []): void {
+export function adoptAccountSubscriptions(remembered: readonly { base_url: string; topic: string; display_name?: string | null }[] = []): void {
   const known = new Set(subscriptions.value.map((s) => s.topic));
   const added = remembered.filter((r) => r.base_url === apiBase && !known.has(r.topic));
-  if (added.length > 0) subscriptions.update((subs) => [...subs, ...added.map((r) => ({ topic: r.topic, since: 'all', messages: [] }))]);
+  if (added.length > 0) subscriptions.update((subs) => [...subs, ...added.map((r) => ({ topic: r.topic, since: 'all', messages: [], displayName: r.display_name ?? undefined }))]);
 }
