@@ -52,7 +52,7 @@ function topicsOfEveryLog(count: number): string[] {
  */
 export function describeCluster(name: string, backend: ClusterBackend): void {
   const nodesOf = (label: string, count?: number, args?: string[]): ReturnType<typeof cluster> => cluster(backend, label, count, args);
-  describe(`three nodes on one ${name}`, { skip: backend.skip, timeout: 120_000 }, () => {
+  describe(`three nodes on one ${name}`, { skip: backend.skip, timeout: 240_000 }, () => {
   it('a message published on node 1 reaches subscribers on nodes 2 and 3 over json, sse, raw and ws', async () => {
     const { nodes } = await nodesOf('fanout');
     const [n1, n2, n3] = nodes as [ChildServer, ChildServer, ChildServer];

@@ -223,7 +223,9 @@ describe('scheduled delivery — restarts', () => {
     }
     const lateMs = Date.now() - Number(onTime.json.time) * 1000;
     assert.equal(seen.at(-1)?.id, onTime.json.id);
-    assert.ok(lateMs >= 0 && lateMs < 1000, `on-time message ${lateMs} ms late`);
+    // Well under the 2 s a lock left by the dead process would cost; a loaded machine (the
+    // full suite beside other work) has run it 1.1 s late.
+    assert.ok(lateMs >= 0 && lateMs < 1500, `on-time message ${lateMs} ms late`);
     assert.deepEqual(seen.slice(0, 5).map((m) => m.id).sort(), [...overdue].sort());
     await assert.rejects(stream.nextJson(1500), /timed out/, 'nothing is delivered twice');
     const ids = (await (await fetch(`${second.url}/restart/json?poll=1`)).text()).trimEnd().split('\n').map((l) => String((JSON.parse(l) as Json).id));
