@@ -8,10 +8,10 @@ import { tempDir } from '../support/server.js';
 const run = new URL('../../bench/run.js', import.meta.url).pathname;
 
 describe('bench — quick mode', () => {
-  it('runs every scenario against Tocsin and the ceiling and writes parseable JSON lines', { timeout: 240_000 }, async () => {
+  it('runs every scenario against Tocsin and the ceiling and writes parseable JSON lines', { timeout: 480_000 }, async () => {
     const out = join(tempDir(), 'results.jsonl');
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [run, '--quick', '--out', out], { timeout: 230_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve())),
+      execFile(process.execPath, [run, '--quick', '--out', out], { timeout: 470_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve())),
     );
     const rows = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const scenario of ['publish', 'fanout', 'idle', 'replay', 'mixed']) {
