@@ -5,6 +5,7 @@ import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
+import { groupsSchema } from './auth/groups.js';
 import { tokenScopesSchema } from './auth/tokens.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { webPushSchema } from './webpush-store.js';
@@ -22,9 +23,9 @@ import { webPushSchema } from './webpush-store.js';
  */
 /**
  * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
- * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens.
+ * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 named groups.
  */
-const migrations: readonly string[] = [emailsSchema, tokenScopesSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, groupsSchema];
 
 const schemaVersion = migrations.length + 1;
 
