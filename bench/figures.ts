@@ -49,9 +49,13 @@ export interface Sizes {
   clusterShards: number[];
   /** The shared databases measured, in this order (the SQLite reference runs first whatever they are). */
   clusterStores: ClusterStore[];
-  /** Seconds of wrk load per configuration, and id-checked subscribers on each node (ws and json in turn). */
+  /**
+   * Seconds of wrk load per configuration, and the id-checked subscribers (ws and json in
+   * turn), in all: spread over the nodes as wrk's connections are, so that every node count
+   * carries the same total load (a count divisible by 1, 2 and 3 splits evenly).
+   */
   clusterSeconds: number;
-  clusterSubscribersPerNode: number;
+  clusterSubscribers: number;
   /** The fixed publish rate and count of the latency part. */
   clusterFixedRate: number;
   clusterFixedMessages: number;
@@ -59,10 +63,10 @@ export interface Sizes {
 
 export const fullSizes: Sizes = {
   publishSeconds: 10,
-  fanoutSubscribers: [100, 1000, 10000],
+  fanoutSubscribers: [10, 100, 1000, 10000],
   fanoutFormats: ['ws', 'sse', 'json'],
-  fanoutFixedMessages: 5,
-  fanoutFixedRate: 1,
+  fanoutFixedMessages: 25,
+  fanoutFixedRate: 5,
   fanoutMaxSeconds: 5,
   idleSubscribers: 10000,
   replayMessages: 10000,
@@ -82,7 +86,7 @@ export const fullSizes: Sizes = {
   clusterShards: [1],
   clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres'],
   clusterSeconds: 10,
-  clusterSubscribersPerNode: 4,
+  clusterSubscribers: 12,
   clusterFixedRate: 50,
   clusterFixedMessages: 250,
 };
@@ -114,7 +118,7 @@ export const quickSizes: Sizes = {
   clusterShards: [1],
   clusterStores: ['ferretdb', 'ferretdb-peers', 'postgres'],
   clusterSeconds: 1,
-  clusterSubscribersPerNode: 2,
+  clusterSubscribers: 4,
   clusterFixedRate: 20,
   clusterFixedMessages: 10,
 };

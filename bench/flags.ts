@@ -33,7 +33,7 @@ const numberFlags: Record<string, NumberKey> = {
   'mixed-topics': 'mixedTopics',
   'mixed-seconds': 'mixedSeconds',
   'cluster-seconds': 'clusterSeconds',
-  'cluster-subscribers': 'clusterSubscribersPerNode',
+  'cluster-subscribers': 'clusterSubscribers',
 };
 const formats = ['ws', 'sse', 'json'] as const;
 

@@ -33,6 +33,8 @@ import { Metrics } from './metrics/metrics.js';
 import { stateOf } from './metrics/state.js';
 import { watchDatabasePing } from './metrics/db-ping.js';
 import { Monitors } from './monitors/monitors.js';
+import { Alerts } from './alerts/alerts.js';
+import { CallbackSender } from './alerts/callback.js';
 import { clientAddressOf } from './transports/client.js';
 import { headersTooLarge } from './transports/http/header-limit.js';
 import { RejectionLog } from './transports/http/rejections.js';
@@ -83,7 +85,11 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   topics.seed(store.knownTopics);
   const scheduler: Scheduler = new Scheduler(
     store.jobs,
-    { release: (id): Promise<void> => publisher.release(id), housekeeping: () => sharedHousekeeping(ctx) },
+    {
+      release: (id): Promise<void> => publisher.release(id),
+      housekeeping: () => sharedHousekeeping(ctx),
+      alerts: { repeat: (id, n) => ctx.alerts.repeat(id, n), escalate: (id, step) => ctx.alerts.escalate(id, step) },
+    },
     { housekeepingEveryMs: config.managerIntervalMs, onError: (err) => log.error({ err }, 'a scheduled job failed') },
   );
   hub.follow(feed.batches$, metrics);
@@ -105,6 +111,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   const mailer = await MailerThread.start(config, log, metrics);
   const stats = new Stats(cache, await cache.loadStats(), () => publisher.count, config.managerIntervalMs / 1000);
   const flusher = new TurnFlusher();
+  const calls = phoneCalls(config, log, metrics);
   const ctx: ServerContext = {
     config, log, cache, feed, hub, topics, publisher, stats, visitors, attachments,
     access: authStore && new AccessControl(authStore, parsePermission(config.authDefaultAccess) ?? readWrite, {
@@ -123,8 +130,13 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
     metrics,
     mailer,
     webPush,
-    calls: phoneCalls(config, log, metrics),
+    calls,
     monitors: undefined,
+    alerts: new Alerts({
+      store: store.receipts, jobs: scheduler, publisher, retention: config.topicRetention,
+      callbacks: new CallbackSender(surroundings.resolveHost, config.repeat.callbackAllowPrivate),
+      mailer, caller: calls?.caller, log, baseUrl: config.baseUrl,
+    }),
     web,
   };
   ctx.monitors = monitorsOf(config, store, ctx);

@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { appIcons } from './plugins/app-icons.js';
 import { emojiNames } from './plugins/emoji-names.js';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -14,7 +15,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('.'),
   base: './',
-  plugins: [preact(), emojiNames()],
+  plugins: [preact(), emojiNames(), appIcons(here('public/favicon.svg'))],
   build: {
     outDir: here('../dist/web'),
     emptyOutDir: true,

@@ -89,7 +89,7 @@ serveCommands({
           for (const c of conns) c.socket.destroy();
           latencies.sort((a, b) => a - b);
           lags.sort((a, b) => a - b);
-          resolve({ sent: latencies.length, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), lagP99: percentile(lags, 99) });
+          resolve({ sent: latencies.length, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), p999: percentile(latencies, 99.9), lagP99: percentile(lags, 99) });
         }
       };
       setTimeout(tick, 200);

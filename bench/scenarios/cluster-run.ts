@@ -29,6 +29,8 @@ interface Checked {
   lost: number;
   duplicated: number;
   messages: number;
+  /** Subscriptions that miss acknowledged publishes, and those the server ended (subscribers.ts `check`). */
+  missing: string[];
 }
 
 /** How many of the 64 connections node `i` of `n` gets: round-robin, so they differ by one at most. */
@@ -51,24 +53,25 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
   const worker = (k: number): Worker => workers[k % workers.length] as Worker;
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-cluster-'));
   try {
-    const opening = nodes.flatMap((node, i) =>
-      Array.from({ length: sizes.clusterSubscribersPerNode }, (_, j) =>
-        worker(i * sizes.clusterSubscribersPerNode + j).call('open', { url: node.url, topics: [topics], format: j % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true }),
-      ),
+    // Subscriber k on node k mod n, each node's in turn ws and json.
+    const opening = Array.from({ length: sizes.clusterSubscribers }, (_, k) =>
+      worker(k).call('open', { url: (nodes[k % nodes.length] as Target).url, topics: [topics], format: Math.floor(k / nodes.length) % 2 === 0 ? 'ws' : 'json', count: 1, offset: 0, sampleEvery: 1, ids: true, awaitOpen: true }),
     );
-    await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1 })]);
+    await Promise.all([...opening, worker(0).call('open', { url: last.url, topics: ['latency'], format: 'ws', count: 1, offset: 0, sampleEvery: 1, awaitOpen: true })]);
 
     // Two unmeasured messages first: the first delivery on a new topic pays one-time costs.
     await load.publisher.call('run', { url: first.url, topics: ['latency'], rate: 10, durationMs: 10_000, limit: 2, concurrency: 1 });
     await collect(load, 2, 10_000);
     const fixed = await load.publisher.call<{ sent: number; failed: number }>('run', { url: first.url, topics: ['latency'], rate: sizes.clusterFixedRate, durationMs: 60_000, limit: sizes.clusterFixedMessages, concurrency: 1 });
     const slow = await collect(load, fixed.sent - fixed.failed, 10_000);
+    if (slow.deliveries < fixed.sent - fixed.failed) console.error(`# cluster: the subscription to 'latency' on ${last.url} received ${slow.deliveries} of ${fixed.sent - fixed.failed} acknowledged publishes`);
 
     const start = performance.now();
     const files = nodes.map((_, i) => join(dir, `ids-${i}.txt`));
     const runs = await Promise.all(nodes.map((node, i) => runWrkRecordingIds({ url: node.url, topics: setup.topics, connections: connectionsOf(i, nodes.length, setup.load), durationSeconds: sizes.clusterSeconds }, files[i] as string)));
     const acknowledged = (await Promise.all(workers.map((w) => w.call<{ acknowledged: number }>('expect', { files }))))[0]?.acknowledged ?? 0;
     const { checked, at } = await settle(load);
+    for (const line of checked.missing) console.error(`# cluster: ${line}`);
     const at50 = { rate: sizes.clusterFixedRate, 'received on': nodes.length > 1 ? 'another node' : 'the same node' };
     return [
       figure('publishes/s', acknowledged / sizes.clusterSeconds, 'req/s', 'higher'),
@@ -88,11 +91,11 @@ export async function measureCluster(setup: Setup, nodes: Target[], sizes: Sizes
 /** Checks the subscribers until none misses an acknowledged publish, or 5 s bring nothing new; with when the last message came. */
 async function settle(load: Load): Promise<{ checked: Checked; at: number }> {
   let at = performance.now();
-  let checked: Checked = { subscriptions: 0, lost: Infinity, duplicated: 0, messages: -1 };
+  let checked: Checked = { subscriptions: 0, lost: Infinity, duplicated: 0, messages: -1, missing: [] };
   while (checked.lost > 0 && performance.now() - at < 5000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const parts = await Promise.all(load.subscribers.map((w) => w.call<Checked>('check')));
-    const now = parts.reduce((sum, p) => ({ subscriptions: sum.subscriptions + p.subscriptions, lost: sum.lost + p.lost, duplicated: sum.duplicated + p.duplicated, messages: sum.messages + p.messages }));
+    const now = parts.reduce((sum, p) => ({ subscriptions: sum.subscriptions + p.subscriptions, lost: sum.lost + p.lost, duplicated: sum.duplicated + p.duplicated, messages: sum.messages + p.messages, missing: [...sum.missing, ...p.missing] }));
     if (now.messages !== checked.messages) at = performance.now();
     checked = now;
   }

@@ -6,6 +6,8 @@ import { metricsVariant } from './publish-metrics.js';
 import { storageVariant } from './publish-storage.js';
 
 const connections = 64;
+/** The lone publisher's rate: far below one connection's capacity, so each publish goes alone. */
+const loneRate = 100;
 
 /**
  * 1. Publish: small POSTs to one topic and to 10,000 random topics, no subscribers,
@@ -32,8 +34,8 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   // Latency at half the measured rate, from evenly spaced requests (autocannon's rate mode
   // sends in bursts, which measures its own queueing).
   const half = Math.max(1, Math.round(oneTopicRps / 2));
-  const pace = (seconds: number): Promise<{ p50: number; p99: number; lagP99: number }> =>
-    load.paced.call('run', { url: target.url, topic: 'bench', rate: half, durationMs: seconds * 1000, connections });
+  const pace = (seconds: number, rate = half, conns = connections): Promise<{ p50: number; p99: number; p999: number; lagP99: number }> =>
+    load.paced.call('run', { url: target.url, topic: 'bench', rate, durationMs: seconds * 1000, connections: conns });
   await pace(Math.max(1, sizes.publishSeconds / 5)); // warm-up at the new rate, not measured
   // The server's CPU and its threads' wait for a core tell a server that cannot keep up
   // from one that other processes on its core keep from running (a shared machine).
@@ -49,6 +51,13 @@ export const publishScenario: Scenario = async (target, sizes, load) => {
   if (cpuBefore !== undefined && cpuAfter !== undefined) fig('publish server CPU at half rate', (100 * (cpuAfter - cpuBefore)) / seconds, '% core', 'lower', halfParams);
   if (waitBefore !== undefined && waitAfter !== undefined) fig('publish server waiting for its core at half rate', (100 * (waitAfter - waitBefore)) / seconds, '% of a core', 'lower', halfParams);
   figures.push({ scenario: 'publish', name: 'publish half rate', value: half, unit: 'req/s', better: 'higher', params: halfParams });
+  // A lone publisher (issue 39): one connection, one publish at a time, as most topics of a
+  // public instance see; what it waits is the pipeline's own latency, with nothing to batch.
+  const lone = await pace(sizes.publishSeconds, loneRate, 1);
+  const loneParams = { topics: 1, connections: 1, rate: loneRate, client: 'paced' };
+  fig('publish lone p50', lone.p50, 'ms', 'lower', loneParams);
+  fig('publish lone p99', lone.p99, 'ms', 'lower', loneParams);
+  fig('publish lone p99.9', lone.p999, 'ms', 'lower', loneParams);
   if (target.name === 'tocsin') {
     const oneTopic = { topics: 1, connections, durationSeconds: sizes.publishSeconds, rate: 0 };
     figures.push(...(await metricsVariant(run, oneTopic)), ...(await storageVariant(run, oneTopic)));

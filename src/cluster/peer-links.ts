@@ -24,6 +24,12 @@ const maxFrameBytes = 64 * 1024 * 1024;
  * at most, store/mongo/concerns.ts) within it.
  */
 const forwardTimeoutMs = 15_000;
+/**
+ * How long a peer that left a forward unanswered is not linked again: still in the
+ * registry (its process refreshes it) but not committing, it would lead its logs again at
+ * the next refresh and hold every publish to them for another forwardTimeoutMs.
+ */
+const shunMs = 60_000;
 
 interface Forwarded {
   peer: string;
@@ -36,7 +42,8 @@ interface Forwarded {
  * This node's links to its peers: it says where it is in the store's registry, and keeps a
  * WebSocket to every other node there (announce-socket.ts), through which that node's
  * commits arrive and are offered to the store. A link that fails is dropped and made again at
- * the next refresh; what came meanwhile the tails read from the database, as without peers.
+ * the next refresh (a peer that left a forward unanswered: after shunMs); what came
+ * meanwhile the tails read from the database, as without peers.
  */
 export class PeerLinks {
   /** This process among the nodes: a new name at each start. */
@@ -45,6 +52,8 @@ export class PeerLinks {
   /** The peers whose link is open, by id. */
   private readonly open = new Set<string>();
   private readonly forwarded = new Map<number, Forwarded>();
+  /** Peers not linked again until the time given (ms since the epoch): see shunMs. */
+  private readonly shunned = new Map<string, number>();
   private forwards = 0;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
@@ -86,7 +95,9 @@ export class PeerLinks {
     await registry.announce(this.id, this.ownUrl);
     const current = await registry.peersOf(this.id);
     if (this.stopped) return;
-    const wanted = new Map(current.map((peer) => [peer.id, peer.url]));
+    const now = Date.now();
+    for (const [id, until] of this.shunned) if (until <= now) this.shunned.delete(id);
+    const wanted = new Map(current.filter((peer) => !this.shunned.has(peer.id)).map((peer) => [peer.id, peer.url]));
     for (const [id, ws] of this.links) if (!wanted.has(id)) ws.terminate();
     for (const [id, url] of wanted) if (!this.links.has(id)) this.link(id, url);
   }
@@ -135,6 +146,8 @@ export class PeerLinks {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(r, new StoreWriteError(false, new Error(`the log's leader did not answer within ${forwardTimeoutMs} ms; the add may have committed`)));
+        this.shunned.set(peer, Date.now() + shunMs);
+        this.options.log.warn({ peer }, `cluster: a peer left a forwarded add unanswered for ${forwardTimeoutMs} ms; not linked to it for ${shunMs} ms, this node commits its logs meanwhile`);
         ws.terminate();
       }, forwardTimeoutMs);
       this.forwarded.set(r, { peer, resolve, reject, timer });

@@ -125,6 +125,7 @@ function checkCombinations(c: Config): void {
   }
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
+  if (c.loginTokenDurationMs < 1000) throw new ConfigError('login-token-duration must be at least 1s');
   if (c.smtpSenderVerify && !c.smtpSender) throw new ConfigError('if smtp-sender-verify is set, smtp-sender-addr must also be set');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
@@ -153,6 +154,10 @@ function checkCombinations(c: Config): void {
   if (c.monitors && c.databaseUrl) throw new ConfigError('monitor-file cannot be used with database-url: monitors are kept in an SQLite file, which the nodes of a cluster do not share');
   if (c.monitors && c.monitors.checkIntervalMs < 1000) throw new ConfigError('monitor-check-interval must be at least 1s');
   if (c.monitors && c.monitors.limit < 1) throw new ConfigError('monitor-limit must be at least 1');
+  // Repeats are Agenda jobs, polled every second: a shorter interval would not be kept.
+  if (c.repeat.minIntervalMs < 1000) throw new ConfigError('repeat-min-interval must be at least 1s');
+  if (c.repeat.untilLimitMs < c.repeat.minIntervalMs) throw new ConfigError('repeat-until-limit must be at least repeat-min-interval');
+  if (c.repeat.untilDefaultMs < c.repeat.minIntervalMs || c.repeat.untilDefaultMs > c.repeat.untilLimitMs) throw new ConfigError('repeat-until-default must be between repeat-min-interval and repeat-until-limit');
 }
 
 /** ntfy's rule, naming what is missing; the account SID's form is the twilio SDK's, which refuses any other. */
@@ -273,6 +278,7 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     authTokens: v['auth-tokens'] as string[],
     authAccessCache: v['auth-access-cache'] as boolean,
     enableLogin: v['enable-login'] as boolean,
+    loginTokenDurationMs: duration('login-token-duration'),
     enableSignup: v['enable-signup'] as boolean,
     requireLogin: v['require-login'] as boolean,
     enableReservations: v['enable-reservations'] as boolean,
@@ -320,6 +326,12 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     visitorAttachmentTotalSizeLimit: size('visitor-attachment-total-size-limit'),
     visitorAttachmentDailyBandwidthLimit: size('visitor-attachment-daily-bandwidth-limit'),
     upstream: str('upstream-base-url') === '' ? undefined : { baseUrl: str('upstream-base-url'), accessToken: str('upstream-access-token') },
+    repeat: {
+      minIntervalMs: duration('repeat-min-interval'),
+      untilDefaultMs: duration('repeat-until-default'),
+      untilLimitMs: duration('repeat-until-limit'),
+      callbackAllowPrivate: v['repeat-callback-allow-private'] as boolean,
+    },
     monitors: str('monitor-file') === '' ? undefined : { file: str('monitor-file'), checkIntervalMs: duration('monitor-check-interval'), limit: v['monitor-limit'] as number },
     webPush: str('web-push-public-key') === '' && str('web-push-private-key') === '' ? undefined : webPushOf(str, duration, v['web-push-allowed-endpoints'] as string[], v['web-push-allow-private-endpoints'] as boolean),
     metrics: {

@@ -22,6 +22,14 @@ export interface Setting {
   secret?: boolean;
 }
 
+/** repeat-*: the bounds of alerts repeated until acknowledged. */
+export interface RepeatConfig {
+  minIntervalMs: number;
+  untilDefaultMs: number;
+  untilLimitMs: number;
+  callbackAllowPrivate: boolean;
+}
+
 export const settings = {
   'base-url': { kind: 'string', default: '', doc: 'Public URL of this server, e.g. https://ntfy.example.com; used in titles and attachment links' },
   'listen-http': { kind: 'string', default: ':80', doc: 'Address to listen on, [host]:port' },
@@ -105,6 +113,11 @@ export const settings = {
     doc: 'Decide topic access from an in-memory table of every access entry rather than a store read per new user and topic (ntfy 2.24, for busy servers); it is reloaded after any change, here, by the CLI or on another node, within the store\'s staleness bound',
   },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
+  'login-token-duration': {
+    kind: 'duration',
+    default: '72h',
+    doc: 'How long a login token lasts (POST /v1/account/token or /v1/account/login without an expiry), and how far PATCH /v1/account/token extends one; fixed at 72h in ntfy. The web app renews its token before then',
+  },
   'enable-signup': { kind: 'bool', default: false, doc: 'Let visitors create accounts (POST /v1/account); needs enable-login' },
   'require-login': {
     kind: 'bool',
@@ -180,6 +193,14 @@ export const settings = {
   },
   'monitor-check-interval': { kind: 'duration', default: '30s', doc: 'How often monitors that missed their heartbeat are looked for, turned DOWN and alerted' },
   'monitor-limit': { kind: 'int', default: 20, doc: 'Tocsin: most monitors one user may have (42912 past it)' },
+  'repeat-min-interval': { kind: 'duration', default: '1m', doc: 'Tocsin: shortest Repeat interval of an alert repeated until acknowledged (40095 below it)' },
+  'repeat-until-default': { kind: 'duration', default: '1h', doc: 'Tocsin: how long an alert repeats when its publish gives no Repeat-Until' },
+  'repeat-until-limit': { kind: 'duration', default: '12h', doc: 'Tocsin: longest Repeat-Until (40096 past it); every planned repeat counts against the publisher\'s daily messages at publish' },
+  'repeat-callback-allow-private': {
+    kind: 'bool',
+    default: false,
+    doc: 'Tocsin: let an alert\'s Callback be http:// and reach private and loopback addresses (a LAN, tests); off, it must be https:// to a public address',
+  },
   'web-push-public-key': { kind: 'string', default: '', doc: 'VAPID public key (tocsin webpush keys makes a pair); set with the other web-push keys, it turns Web Push on' },
   'web-push-private-key': { secret: true, kind: 'string', default: '', doc: 'VAPID private key' },
   'web-push-file': { kind: 'string', default: '', doc: 'SQLite file of the browsers\' push subscriptions (with database-url they are kept there instead)' },
@@ -330,6 +351,8 @@ export interface Config {
   /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
   authAccessCache: boolean;
   enableLogin: boolean;
+  /** login-token-duration: a login token's lifetime, and each extension's. */
+  loginTokenDurationMs: number;
   enableSignup: boolean;
   requireLogin: boolean;
   enableReservations: boolean;
@@ -370,6 +393,8 @@ export interface Config {
   visitorAttachmentDailyBandwidthLimit: number;
   /** Poll requests for iOS; undefined without upstream-base-url. */
   upstream: UpstreamConfig | undefined;
+  /** Alerts repeated until acknowledged (repeat-*), durations in ms. */
+  repeat: RepeatConfig;
   /** Heartbeat monitors; undefined without monitor-file. */
   monitors: { file: string; checkIntervalMs: number; limit: number } | undefined;
   /** Web Push to browsers; undefined when off (no web-push-public-key). Durations in ms. */

@@ -92,6 +92,8 @@ export const errors = {
   monitorAlertPriorityInvalid: row(40065, 400, 'invalid request: monitor alert priority must be 1 to 5'),
   monitorsDisabled: row(40066, 400, 'invalid request: monitors are not enabled'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
+  // Tocsin's own (issue 37): the path's message id of an acknowledgement or a receipt.
+  messageIdInvalid: row(40091, 400, 'invalid request: message ID invalid'),
   tooManyTopicsInSubscription: row(40090, 400, 'invalid request: too many topics in one subscription', `${docs}/subscribe/api/#subscribe-to-multiple-topics`),
   // Tocsin's own (ntfy stores any click): a javascript: or data: link would run in the web app (issue 33).
   clickUrlInvalid: row(40092, 400, 'invalid request: click URL is invalid', `${docs}/publish/#click-action`),
@@ -99,10 +101,18 @@ export const errors = {
   tokenScopesInvalid: row(40093, 400, 'invalid request: token scopes must list 1 to 16 topics'),
   // Tocsin's own (issue 37): ntfy has no per-message TTL.
   ttlInvalid: row(40094, 400, 'invalid request: TTL invalid, must be a duration greater than 0 like 30m, 12h or 3d', `${docs}/publish/#message-caching`),
+  // Tocsin's own (issue 37): alerts repeated until acknowledged; ntfy has none.
+  repeatInvalid: row(40095, 400, 'invalid request: Repeat invalid, must be a duration like 5m, at least repeat-min-interval', `${docs}/publish/#repeated-alerts`),
+  repeatUntilInvalid: row(40096, 400, 'invalid request: Repeat-Until invalid, must be a duration like 2h, at least the Repeat interval and at most repeat-until-limit', `${docs}/publish/#repeated-alerts`),
+  callbackInvalid: row(40097, 400, 'invalid request: Callback invalid, must be an https:// URL', `${docs}/publish/#repeated-alerts`),
+  escalateInvalid: row(40098, 400, 'invalid request: Escalate invalid, must be up to 5 steps like "15m email ops@example.com, 30m call +15551234567" within Repeat-Until', `${docs}/publish/#repeated-alerts`),
+  repeatUnsupported: row(40099, 400, 'invalid request: Repeat-Until, Callback and Escalate need Repeat, and Repeat a cached message sent now (no Delay, Cache: no or poll request)', `${docs}/publish/#repeated-alerts`),
   unauthorized: row(40101, 401, 'unauthorized', `${docs}/publish/#authentication`),
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),
   monitorNotFound: row(40402, 404, 'monitor not found'),
+  // Tocsin's own (issue 37): no repeated alert of that id on that topic (never one, or its receipt expired).
+  receiptNotFound: row(40403, 404, 'receipt not found'),
   userExists: row(40901, 409, 'conflict: user already exists'),
   topicReserved: row(40902, 409, 'conflict: access control entry for topic or topic pattern already exists'),
   subscriptionExists: row(40903, 409, 'conflict: topic subscription already exists'),

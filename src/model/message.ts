@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { Action } from './action.js';
 
-export type EventType = 'open' | 'keepalive' | 'message' | 'message_delete' | 'message_clear' | 'poll_request';
+export type EventType = 'open' | 'keepalive' | 'message' | 'message_delete' | 'message_clear' | 'poll_request' | 'replay_gap';
 
 export interface Attachment {
   name: string;
@@ -21,6 +21,8 @@ export interface Message {
   expires?: number;
   event: EventType;
   topic: string;
+  /** Of a replay_gap event: where the replay started, an id or a Unix time. */
+  since?: string;
   sequence_id?: string;
   title?: string;
   message?: string;
@@ -74,6 +76,15 @@ export function controlEvent(event: 'open' | 'keepalive', topics: string): Messa
 }
 
 /**
+ * Tocsin's `replay_gap` event (issue 37): the replay of `topic` since `since` (the id, or
+ * the Unix time, it started from) misses messages that were dropped before it. Sent
+ * after `open`, before the replay; ntfy's clients skip events they do not know.
+ */
+export function replayGapEvent(topic: string, since: string): Message {
+  return { id: randomId(), time: nowSeconds(), event: 'replay_gap', topic, since };
+}
+
+/**
  * ntfy 2.16's events about earlier notifications of a sequence: `message_delete` removes
  * them on the clients (and deletes a scheduled one not yet sent), `message_clear` marks
  * them read. They carry no text; clients match them by `sequence_id`.
@@ -84,7 +95,7 @@ export function sequenceEvent(event: 'message_delete' | 'message_clear', topic: 
 
 /** Fields in ntfy's JSON order, so Tocsin's output reads like ntfy's byte for byte. */
 const fieldOrder: readonly (keyof Message)[] = [
-  'id', 'time', 'expires', 'event', 'topic', 'sequence_id', 'title', 'message', 'priority', 'tags',
+  'id', 'time', 'expires', 'event', 'topic', 'since', 'sequence_id', 'title', 'message', 'priority', 'tags',
   'click', 'icon', 'actions', 'attachment', 'poll_id', 'content_type', 'encoding',
 ];
 

@@ -4,7 +4,11 @@ import { atTurnEnd } from '../streams/turn-end.js';
 export interface GroupCommitOptions {
   /** Commit arrays of at most this many values; 0 means no limit. */
   maxSize: number;
-  /** How long an arrival may wait for more to join its batch; 0 means until the current event-loop turn ends. */
+  /**
+   * How long values queued together may wait for more to join them, from the first one's
+   * arrival (cache-batch-timeout); 0: until the current event-loop turn ends. A value queued
+   * alone never waits longer than its turn.
+   */
   maxWaitMs: number;
   /**
    * After a commit of several values that took `lingerFromMs` or more, how long at most the
@@ -27,9 +31,11 @@ const lingerFromMs = 2;
  * emit, in commit order; a commit that fails errors the output (catch inside `commit` to
  * go on).
  *
- * An idle pipeline commits at the end of the arrival's event-loop turn (or after maxWaitMs),
- * so every publish whose body completed in one uWS poll joins, and a light load waits no
- * longer than a turn. A commit that takes a round trip (MongoDB) thus commits batches that
+ * An idle pipeline commits at the end of the arrival's event-loop turn, so every publish
+ * whose body completed in one uWS poll joins, and a light load waits no longer than a turn.
+ * Only values queued together (two or more at their turn's end) wait for more, until
+ * maxWaitMs after the first arrived or until maxSize are queued: a lone publish on a server
+ * set to `cache-batch-timeout: 1s` is answered at once, not a second later (issue 39). A commit that takes a round trip (MongoDB) thus commits batches that
  * grow with the load instead of one turn each behind it. When a commit settles while
  * values of the current turn are still arriving, the next one waits for the turn's end to
  * take them too: the rest of that poll's sockets would otherwise wait a whole round trip.
@@ -53,9 +59,11 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
   const now = (): number => scheduler?.now() ?? performance.now();
   return (source) =>
     new Observable<R>((subscriber) => {
-      /** Arrival order; the first `due` have seen their turn end and may be committed. */
+      /** Arrival order; the first `due` have seen their turn end (and any wait) and may be committed. */
       const queue: T[] = [];
       let due = 0;
+      /** When the oldest value not yet due arrived. */
+      let undueSince = 0;
       let cancelTimer: (() => void) | undefined;
       let inFlight: Subscription | undefined;
       let busy = false;
@@ -76,9 +84,9 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
         return () => clearTimeout(t);
       };
 
-      const startTimer = (waitMs: number): void => {
+      const startTimer = (): void => {
         cancelTimer?.();
-        cancelTimer = after(waitMs, endOfTurn);
+        cancelTimer = after(0, endOfTurn);
       };
 
       const linger = (waitMs: number, until: number): void => {
@@ -89,10 +97,17 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
       function endLinger(): void {
         cancelLinger?.();
         cancelLinger = undefined;
-        startTimer(0);
+        startTimer();
       }
 
       function endOfTurn(): void {
+        const undue = queue.length - due;
+        const waitMs = maxWaitMs > 0 && undue > 1 && (maxSize === 0 || undue < maxSize) ? undueSince + maxWaitMs - now() : 0;
+        if (waitMs > 0) cancelTimer = after(waitMs, makeDue);
+        else makeDue();
+      }
+
+      function makeDue(): void {
         cancelTimer = undefined;
         due = queue.length;
         pump();
@@ -131,7 +146,7 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
             const until = Math.min(queue.length + batch.length, maxSize > 0 ? maxSize : Infinity);
             if (lingerMaxMs > 0 && batch.length > 1 && took >= lingerFromMs && queue.length < until && !sourceDone) linger(Math.min(took / 2, lingerMaxMs), until);
             // Values of a turn still under way: the next commit takes them at its end.
-            else if (due < queue.length) startTimer(0);
+            else if (due < queue.length) startTimer();
             else pump();
           },
         });
@@ -141,14 +156,13 @@ export function groupCommit<T, R>(commit: (batch: T[]) => ObservableInput<R>, { 
 
       const subscription = source.subscribe({
         next: (value) => {
-          queue.push(value);
+          if (queue.push(value) - 1 === due && maxWaitMs > 0) undueSince = now();
           if (cancelLinger) {
             if (queue.length >= awaited) endLinger();
             return;
           }
           // A full batch waits only for the turn's end (once per batch, not per arrival).
-          if (queue.length - due === maxSize) startTimer(0);
-          else if (!cancelTimer) startTimer(maxWaitMs);
+          if (queue.length - due === maxSize || !cancelTimer) startTimer();
         },
         error: (err) => subscriber.error(err),
         complete: () => {

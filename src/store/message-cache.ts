@@ -44,6 +44,11 @@ export interface Replay {
   truncated: boolean;
   /** Ids of the replayed messages committed after `livePosition`; empty without one. */
   maybeLive: string[];
+  /**
+   * Messages the replay would have returned were dropped before it (see the contract):
+   * the subscriber is told so by a `replay_gap` event (issue 37).
+   */
+  gap: boolean;
 }
 
 export interface CacheEntry {
@@ -59,6 +64,9 @@ export interface Added {
   /** Ids of the scheduled messages the batch replaced (see `add`). */
   replaced: string[];
 }
+
+/** A replay of nothing: since=none, the usual subscription. */
+export const noReplay = (): Replay => ({ json: [], bytes: 0, truncated: false, maybeLive: [], gap: false });
 
 /** What `trim` dropped. */
 export interface Trimmed {
@@ -82,6 +90,16 @@ export interface Trimmed {
  * - `replay` never returns expired messages, and returns scheduled ones only when asked.
  * - `since` by id: the messages committed after that id in the topic; an unknown id
  *   means the whole cache, as ntfy does.
+ * - `gap`: a replay since a time or an id reports the published messages of its topic it
+ *   would have returned that were dropped before it — pruned, trimmed (`trim`), or lost
+ *   from a cluster's log: since=<time>, one dropped at that time or later; since=<id>,
+ *   one committed after that id; an id the cache does not hold, any dropped the cache
+ *   still remembers (an unknown id replays everything, so a guessed id costs a lookup).
+ *   A dropped message is remembered as long again as it lived in the cache (an hour at least: dropRecordUntil), by
+ *   a record per topic of the newest dropped: a lookup, and one row per topic that
+ *   dropped messages lately. An expired message the prune has not removed yet may be
+ *   left out without a gap until it does (MongoDB's log tells it at once).
+ *   since=all, latest and none never report one.
  * - Several instances may share one database (the nodes of a deployment), and all of the
  *   above holds across them: sequence numbers are unique and in commit order whichever
  *   instance committed, every call sees what any instance committed before it started,
@@ -140,3 +158,13 @@ export interface MessageCache {
    */
   setImportedStats(messages: number): Promise<void>;
 }
+
+/**
+ * How long a store keeps a dropped message's record (the replay gap's lookup) at least,
+ * in seconds: as long again as the message lived, and never less than an hour, so that a
+ * client off for a while after a short-lived message was dropped is still told.
+ */
+export const dropRecordMinSeconds = 3600;
+
+/** Until when (seconds) the record of a message of `time` that expired at `expires` is kept. */
+export const dropRecordUntil = (time: number, expires: number): number => expires + Math.max(expires - time, dropRecordMinSeconds);

@@ -1,6 +1,7 @@
 import type { AgendaBackend } from 'agenda';
 import type { LiveFeed } from './live-feed.js';
 import type { MessageCache } from './message-cache.js';
+import type { ReceiptStore } from './receipt-store.js';
 
 /**
  * Everything Tocsin persists about messages, behind ports: the message cache, the
@@ -20,5 +21,7 @@ export interface Store {
   jobs: AgendaBackend;
   /** Follows this store's cache: its positions are the cache's commit sequence numbers. */
   feed: LiveFeed;
+  /** The receipts of alerts repeated until acknowledged, in the same database as the jobs that repeat them. */
+  receipts: ReceiptStore;
   close(): Promise<void>;
 }

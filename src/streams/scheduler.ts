@@ -6,6 +6,23 @@ export interface ScheduledTasks {
   release(id: string): Promise<void>;
   /** The housekeeping of the shared stores (one node at a time; per-node work has its own timer). */
   housekeeping(): Promise<void>;
+  /** The alerts' jobs; a scheduler without (an import's, which only saves deliveries) runs none. */
+  alerts?: AlertTasks;
+}
+
+export interface AlertTasks {
+  /** Sends repeat `n + 1` of alert `id` unless it was acknowledged, sent already or is over. */
+  repeat(id: string, n: number): Promise<void>;
+  /** Sends escalation step `step` of alert `id` unless it was acknowledged or sent already. */
+  escalate(id: string, step: number): Promise<void>;
+}
+
+/** What the alerts repeated until acknowledged schedule (alerts/alerts.ts). */
+export interface AlertJobs {
+  repeatAt(id: string, n: number, at: Date): Promise<void>;
+  escalateAt(id: string, step: number, at: Date): Promise<void>;
+  /** Drops an acknowledged alert's waiting jobs (a job left would find the alert acknowledged and do nothing). */
+  cancelAlert(id: string): Promise<void>;
 }
 
 export interface SchedulerOptions {
@@ -15,6 +32,8 @@ export interface SchedulerOptions {
 
 const deliverJob = 'deliver scheduled message';
 const housekeepingJob = 'housekeeping';
+const repeatJob = 'repeat alert';
+const escalateJob = 'escalate alert';
 /** A job still running at shutdown after this long is left to run again after the restart. */
 const drainTimeoutMs = 5000;
 
@@ -27,7 +46,7 @@ const drainTimeoutMs = 5000;
  * share the jobs: each runs on one node (the one that locks it), and a node that dies
  * holding a lock gives it up after the job's lock lifetime.
  */
-export class Scheduler {
+export class Scheduler implements AlertJobs {
   private readonly agenda: Agenda;
 
   constructor(backend: AgendaBackend, tasks: ScheduledTasks, private readonly options: SchedulerOptions) {
@@ -41,6 +60,12 @@ export class Scheduler {
     // the restarted one) takes them over: 2 s for deliveries, one interval for housekeeping.
     // A delivery run twice that way is harmless: the cache releases a message once.
     this.agenda.define(deliverJob, (job: Job<{ id: string }>) => tasks.release(job.attrs.data.id), { concurrency: 200, lockLifetime: 2000 });
+    // A repeat or an escalation run twice is harmless too: the receipt store counts each once.
+    const alerts = tasks.alerts;
+    if (alerts) {
+      this.agenda.define(repeatJob, (job: Job<{ id: string; n: number }>) => alerts.repeat(job.attrs.data.id, job.attrs.data.n), { concurrency: 200, lockLifetime: 2000 });
+      this.agenda.define(escalateJob, (job: Job<{ id: string; step: number }>) => alerts.escalate(job.attrs.data.id, job.attrs.data.step), { concurrency: 200, lockLifetime: 2000 });
+    }
     this.agenda.define(housekeepingJob, () => tasks.housekeeping(), { concurrency: 1, lockLifetime: options.housekeepingEveryMs });
     this.agenda.on('error', options.onError);
   }
@@ -66,6 +91,18 @@ export class Scheduler {
   /** Drops the delivery jobs of messages that were replaced or deleted before they were due. */
   async cancel(ids: readonly string[]): Promise<void> {
     for (const id of ids) await this.agenda.cancel({ name: deliverJob, data: { id } });
+  }
+
+  async repeatAt(id: string, n: number, at: Date): Promise<void> {
+    await this.agenda.schedule(at, repeatJob, { id, n });
+  }
+
+  async escalateAt(id: string, step: number, at: Date): Promise<void> {
+    await this.agenda.schedule(at, escalateJob, { id, step });
+  }
+
+  async cancelAlert(id: string): Promise<void> {
+    for (const name of [repeatJob, escalateJob]) await this.agenda.cancel({ name, data: { id } });
   }
 
   /** Lets running jobs finish and starts no more; waiting jobs stay in the store for the next start. */

@@ -1,6 +1,6 @@
 import { EMPTY, type Observable } from 'rxjs';
 import { errors } from '../model/errors.js';
-import { controlEvent, messageJson } from '../model/message.js';
+import { controlEvent, messageJson, replayGapEvent } from '../model/message.js';
 import { Outbound } from '../model/outbound.js';
 import { Replayed } from '../model/replayed.js';
 import type { FeedPosition, LiveFeed } from '../store/live-feed.js';
@@ -23,6 +23,8 @@ export interface SubscriptionRequest {
 export interface Opened {
   /** Some topic's replay was capped (`X-Messages-Truncated: 1`). */
   truncated: boolean;
+  /** A replay_gap event per topic whose replay misses dropped messages; they follow the open event, before the replay. */
+  gaps: readonly Outbound[];
   /** The replayed messages that pass the filter, oldest first; they follow the open event. */
   replay: Replayed;
   /** After the replay: what arrived since attaching, then live messages, without those the replay carried; empty when polling. */
@@ -68,10 +70,11 @@ export async function openSubscription(deps: SubscriptionDeps, req: Subscription
     const replay = isEmptyFilter(req.filter) ? merged : Replayed.ofEvents(merged.events.filter((e) => passes(req.filter, e)));
     allowance.settle(loaded, replay.bytes);
     const truncated = replays.some((r) => r.truncated);
-    if (!live) return { truncated, replay, live$: EMPTY, cancel: () => undefined };
+    const gaps = gapEvents(req, replays);
+    if (!live) return { truncated, gaps, replay, live$: EMPTY, cancel: () => undefined };
     const maybeLive = new Set(replays.flatMap((r) => r.maybeLive));
     const live$ = live.observable.pipe(skipReplayed(maybeLive), matchFilter(req.filter));
-    return { truncated, replay, live$, cancel: live.release };
+    return { truncated, gaps, replay, live$, cancel: live.release };
   } catch (err) {
     live?.release();
     throw err;
@@ -107,6 +110,16 @@ async function loadReplays(deps: SubscriptionDeps, req: SubscriptionRequest, all
     throw err;
   }
   return { replays, loaded };
+}
+
+/** The replay_gap events of the topics whose replay (`replays`, in the order of `req.topics`) reports a gap. */
+function gapEvents({ topics, since }: SubscriptionRequest, replays: readonly Replay[]): Outbound[] {
+  if (since.kind !== 'id' && since.kind !== 'time') return [];
+  const marker = since.kind === 'id' ? since.id : String(since.time);
+  return topics.filter((_, i) => replays[i]?.gap).map((topic) => {
+    const message = replayGapEvent(topic, marker);
+    return Outbound.of(message, messageJson(message));
+  });
 }
 
 /** The spec's replay order across topics: by time; each topic keeps its own order. */

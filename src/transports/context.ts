@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
+import type { Alerts } from '../alerts/alerts.js';
 import type { Caller } from '../calls/caller.js';
 import type { Monitors } from '../monitors/monitors.js';
 import type { TwilioGateway } from '../calls/twilio.js';
@@ -70,6 +71,8 @@ export interface ServerContext {
   webPush: WebPush | undefined;
   /** Heartbeat monitors; undefined without monitor-file. */
   monitors: Monitors | undefined;
+  /** Alerts repeated until acknowledged (Repeat) and their receipts. */
+  alerts: Alerts;
   /** Phone calls (X-Call) and number verification; undefined without twilio-account. */
   calls: { twilio: TwilioGateway; caller: Caller } | undefined;
   /** The web app's files (web-root); undefined when off. */

@@ -13,6 +13,8 @@ import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { handleFile, type FileGuards } from './files.js';
 import { attachmentLimits } from './guards/attachment-limits.js';
 import { callLimit } from './guards/call-limit.js';
+import { alertLimits } from './guards/alert-limits.js';
+import { acknowledgeAlert, getReceipt } from './alerts.js';
 import { authenticate, permission } from './guards/auth.js';
 import { downloadBandwidth } from './guards/download-bandwidth.js';
 import { emailAddress } from './guards/email-address.js';
@@ -64,7 +66,7 @@ const writing: readonly Guard[] = [authenticate, requestRate('payer'), permissio
 /** A publish, and an e-mail's (mail/inbound), which is published as a POST would be. */
 export const publishGuards: PublishGuards = {
   request: [...writing, topicLimit('publish')],
-  message: [unifiedPushPayer, messageLimit, emailAddress, emailLimit, callLimit],
+  message: [unifiedPushPayer, messageLimit, emailAddress, emailLimit, callLimit, alertLimits],
   upload: attachmentLimits,
 };
 const sequenceEventGuards = { request: publishGuards.request, message: [messageLimit] };
@@ -182,6 +184,7 @@ export const routes: readonly Route[] = [
   { methods: ['PATCH'], pattern: new RegExp(`^/v1/monitors/(${topic})$`), handle: monitors.updateMonitor },
   { methods: ['DELETE'], pattern: new RegExp(`^/v1/monitors/(${topic})$`), handle: monitors.deleteMonitor },
   { methods: ['GET', 'POST', 'PUT'], pattern: new RegExp(`^/v1/heartbeat/(${topic})$`), handle: monitors.heartbeat },
+  { methods: ['GET'], pattern: /^\/v1\/receipts\/([^/]+)$/, handle: getReceipt([authenticate, requestRate('own')]) },
   { methods: ['GET'], pattern: matrixPath, handle: matrixDiscovery },
   { methods: ['POST'], pattern: matrixPath, handle: matrixNotify(publishGuards) },
   {
@@ -195,6 +198,7 @@ export const routes: readonly Route[] = [
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handlePublish(publishGuards) },
   { methods: ['DELETE'], pattern: new RegExp(`^/(${topic})/(${topic})$`), handle: handleSequenceEvent('message_delete', sequenceEventGuards) },
   { methods: publishMethods, pattern: new RegExp(`^/(${topic})/(${topic})/(?:clear|read)$`), handle: handleSequenceEvent('message_clear', sequenceEventGuards) },
+  { methods: publishMethods, pattern: new RegExp(`^/(${topic})/([^/]+)/ack$`), handle: acknowledgeAlert(reading) },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})/(?:publish|send|trigger)$`), handle: handlePublish(publishGuards) },
   { methods: ['GET'], pattern: topicsPattern('json'), handle: stream('json', streamGuards) },
   { methods: ['GET'], pattern: topicsPattern('sse'), handle: stream('sse', streamGuards) },

@@ -173,6 +173,13 @@ export class Visitor implements BucketState {
     if (tally) tally.messages++;
   }
 
+  /** `count` messages at once (the repeats an alert plans), all or none (42908). */
+  messagesAhead(now: number, count: number): void {
+    this.rollDay(now);
+    if (!this.exempt && this.messageCount + count > this.limits.messages) throw errors.tooManyMessages;
+    for (let i = 0; i < count; i++) this.message(now);
+  }
+
   messages(now: number): number {
     this.rollDay(now);
     return this.messageCount;

@@ -23,8 +23,9 @@ describe('bench — cluster scenario', { skip: ferretDbSkip() }, () => {
     const [stdout, stderr] = await new Promise<[string, string]>((resolve, reject) =>
       execFile(process.execPath, args, { timeout: 410_000, maxBuffer: 64 << 20 }, (err, text, errors) => (err ? reject(new Error(`${err.message}\n${errors}`)) : resolve([text, errors]))),
     );
-    // What the nodes warned of (a lost range, a failed read: pino's lines, on the harness's stdout), to say why should a figure be off.
-    const warned = `${stdout}\n${stderr}`.split('\n').filter((line) => /"level":(40|50)/.test(line)).slice(0, 20).join('\n');
+    // What the nodes warned of (a lost range, a failed read: pino's lines, on the harness's stdout) and the
+    // subscriptions the harness found missing publishes or ended, to say why should a figure be off.
+    const warned = `${stdout}\n${stderr}`.split('\n').filter((line) => /"level":(40|50)|^# cluster: .*(misses|ended|received)/.test(line)).slice(0, 20).join('\n');
     // then: each configuration has every figure, and every acknowledged publish reached every subscriber once
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
     const named = (l: Line): string => `${l.params.store} ${l.params.nodes} ${l.params.delay} ${l.params.connections} ${l.params.topics}`;

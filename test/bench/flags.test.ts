@@ -36,7 +36,7 @@ describe('bench — flags', () => {
     assert.deepEqual(flags.sizes.clusterNodes, [1, 3]);
     assert.deepEqual(flags.sizes.clusterDelays, [0, 5]);
     assert.equal(flags.sizes.clusterSeconds, 4);
-    assert.equal(flags.sizes.clusterSubscribersPerNode, 6);
+    assert.equal(flags.sizes.clusterSubscribers, 6);
     assert.throws(() => parseBenchFlags(['--cluster-delays', '1,-1']), /--cluster-delays wants a whole number, 0 or more, not "-1"/);
     assert.throws(() => parseBenchFlags(['--cluster-nodes', '0,1']), /--cluster-nodes wants a positive whole number, not "0"/);
   });

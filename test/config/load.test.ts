@@ -105,6 +105,13 @@ describe('config', () => {
     assert.deepEqual([config.enableSignup, config.requireLogin, config.accountActionLimit, config.authFailureLimit], [true, true, { burst: 6, replenishMs: 86_400_000 }, { burst: 30, replenishMs: 60_000 }]);
   });
 
+  it('login-token-duration: 72h by default, as ntfy; from the file, env or flags; under a second refused', () => {
+    assert.equal(loadConfig().config.loginTokenDurationMs, 72 * 3_600_000);
+    assert.equal(loadConfig({ env: { TOCSIN_LOGIN_TOKEN_DURATION: '30m' } }).config.loginTokenDurationMs, 1_800_000);
+    assert.equal(loadConfig({ flags: { 'login-token-duration': '5s' } }).config.loginTokenDurationMs, 5_000);
+    assert.throws(() => loadConfig({ flags: { 'login-token-duration': '0s' } }), /login-token-duration must be at least 1s/);
+  });
+
   it('e-mail: the relay needs base-url and smtp-sender-from, the listener its domain (as ntfy); both parse to addresses', () => {
     assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'smtp-sender-from': 'a@b.c' } }), /if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set/);
     assert.throws(() => loadConfig({ flags: { 'smtp-sender-addr': 'smtp.example.com:587', 'base-url': 'https://n.example' } }), /smtp-sender-from must also be set/);
@@ -243,6 +250,16 @@ describe('config', () => {
     assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'database-url': 'postgres://db/t' } }), { message: 'monitor-file cannot be used with database-url: monitors are kept in an SQLite file, which the nodes of a cluster do not share' });
     assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'monitor-check-interval': '500ms' } }), { message: 'monitor-check-interval must be at least 1s' });
     assert.throws(() => loadConfig({ flags: { 'monitor-file': '/tmp/m.db', 'auth-file': '/tmp/a.db', 'monitor-limit': 0 } }), { message: 'monitor-limit must be at least 1' });
+  });
+
+  it('repeated alerts (Tocsin): 1m shortest interval, 1h default and 12h longest Repeat-Until, private callbacks refused; from env and flags; bounds that contradict stop startup', () => {
+    assert.deepEqual(loadConfig().config.repeat, { minIntervalMs: 60_000, untilDefaultMs: 3_600_000, untilLimitMs: 43_200_000, callbackAllowPrivate: false });
+    const env = loadConfig({ env: { TOCSIN_REPEAT_MIN_INTERVAL: '10s', TOCSIN_REPEAT_UNTIL_DEFAULT: '30m', NTFY_REPEAT_UNTIL_LIMIT: '2h', TOCSIN_REPEAT_CALLBACK_ALLOW_PRIVATE: 'true' } }).config.repeat;
+    assert.deepEqual(env, { minIntervalMs: 10_000, untilDefaultMs: 1_800_000, untilLimitMs: 7_200_000, callbackAllowPrivate: true });
+    assert.throws(() => loadConfig({ flags: { 'repeat-min-interval': '500ms' } }), { message: 'repeat-min-interval must be at least 1s' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-min-interval': '2h', 'repeat-until-limit': '1h' } }), { message: 'repeat-until-limit must be at least repeat-min-interval' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-until-default': '13h' } }), { message: 'repeat-until-default must be between repeat-min-interval and repeat-until-limit' });
+    assert.throws(() => loadConfig({ flags: { 'repeat-until-default': '30s' } }), { message: 'repeat-until-default must be between repeat-min-interval and repeat-until-limit' });
   });
 
   it('listen addresses: :80, host:port, [ipv6]:port', () => {

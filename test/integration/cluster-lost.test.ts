@@ -127,8 +127,9 @@ describe('three nodes on one MongoDB — a capped log that wraps under a slow no
     assert.equal((await calmOnC.nextJson(10_000)).id, quiet.id);
     calmOnC.close();
 
-    // and: a reconnect to C with since= the last message it got replays from the oldest
-    // message the cache still holds after it, then goes on live
+    // and: a reconnect to C with since= the last message it got says that messages were
+    // lost (replay_gap, issue 37), replays from the oldest message the cache still holds
+    // after it, then goes on live
     const last = gotOnC.at(-1)?.id as string;
     const held = await settled(() => poll(a.url, 'wrap', 'since=all'));
     const seen = held.findIndex((m) => m.id === last);
@@ -139,6 +140,8 @@ describe('three nodes on one MongoDB — a capped log that wraps under a slow no
     const again = new LineStream(`${c.url}/wrap/json?since=${last}`);
     try {
       assert.equal((await again.nextJson()).event, 'open');
+      const gap = await again.nextJson();
+      assert.deepEqual([gap.event, gap.topic, gap.since], ['replay_gap', 'wrap', last]);
       const replayed: unknown[] = [];
       while (replayed.length < expected.length) replayed.push((await again.nextJson()).id);
       assert.deepEqual(replayed, expected);

@@ -51,7 +51,22 @@ function refusal(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
-describe('nodes that announce their commits to each other', { skip: ferretDbSkip(), timeout: 120_000 }, () => {
+/**
+ * A "node" registered in the database at `url` under `id` (ids sort as strings: which logs
+ * it leads), served by a WebSocket server of this process that the real nodes link to.
+ */
+async function fakePeer(url: string, id: string, onLink: (ws: WebSocket) => void): Promise<void> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  after(() => server.close());
+  await once(server, 'listening');
+  server.on('connection', onLink);
+  const client = await MongoClient.connect(url);
+  after(() => client.close());
+  const port = (server.address() as { port: number }).port;
+  await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: id, url: `http://127.0.0.1:${port}`, t: Date.now() });
+}
+
+describe('nodes that announce their commits to each other', { skip: ferretDbSkip(), timeout: 240_000 }, () => {
   it('publishers on three nodes: one order everywhere; one node commits the log, the others forward to it and hold what it announces', async () => {
     const url = await freshDatabase('peers');
     const nodes: ChildServer[] = [];
@@ -140,23 +155,45 @@ describe('nodes that announce their commits to each other', { skip: ferretDbSkip
     assert.equal((await refusal(without.url, { 'x-tocsin-cluster-secret': secret })).status, 404);
   });
 
+  it('a leader that links but never answers: the forwarded publish gets 503 after 15 s, the node stops linking to it and commits the log itself', async () => {
+    const url = await freshDatabase('hung');
+    const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
+    // A "node" whose id sorts before any node's, so it leads the log: it takes the link and
+    // the forwarded adds, and answers none (a process whose database calls hang).
+    let forwards = 0;
+    await fakePeer(url, '!hung', (ws) => ws.on('message', () => forwards++));
+    await linked([node], 1);
+    const started = performance.now();
+    const refused = await publish(`${node.url}/alerts`, 'to the hung leader');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.code, 50301);
+    assert.ok(performance.now() - started >= 14_000, 'answered when the forward timed out');
+    assert.equal(forwards, 1);
+    const stream = new LineStream(`${node.url}/alerts/json`);
+    try {
+      assert.equal((await stream.nextJson()).event, 'open');
+      assert.equal((await publish(`${node.url}/alerts`, 'committed here')).status, 200);
+      assert.equal((await nextMessage(stream)).message, 'committed here');
+      // A look for peers later (every 5 s), the hung one, still registered, is not linked again.
+      await sleep(5500);
+      assert.equal((await scrape(node)).value('tocsin_cluster_peer_links'), 0);
+      assert.equal((await publish(`${node.url}/alerts`, 'and again')).status, 200);
+      assert.equal(forwards, 1);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('a peer that sends what is no batch: ignored and logged, and the node goes on serving', async () => {
     const url = await freshDatabase('hostile');
     const node = await spawnServer(['--database-url', url, '--cluster-secret', secret, '--enable-metrics', 'true']);
     // A "node" registered in the database that links back and sends garbage on its socket;
     // its id sorts after any node's, so the real node leads the log and forwards it nothing.
-    const fake = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    after(() => fake.close());
-    await once(fake, 'listening');
     const frames = ['not json', '{"log":0}', '{"log":0,"batch":{"_id":"one","last":1,"events":[]}}', '{"log":7,"batch":{"_id":5,"last":5,"events":[]}}',
       '{"log":0,"batch":{"_id":5,"last":9,"events":[]}}', Buffer.from([0, 1, 2])];
-    fake.on('connection', (ws) => {
+    await fakePeer(url, '~fake', (ws) => {
       for (const frame of frames) ws.send(frame);
     });
-    const client = await MongoClient.connect(url);
-    after(() => client.close());
-    const port = (fake.address() as { port: number }).port;
-    await client.db().collection<{ _id: string; url: string; t: number }>('cluster_nodes').insertOne({ _id: '~fake', url: `http://127.0.0.1:${port}`, t: Date.now() });
     await linked([node], 1);
     await sleep(200);
     const stream = new LineStream(`${node.url}/calm/json`);

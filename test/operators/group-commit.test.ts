@@ -55,13 +55,30 @@ describe('groupCommit', () => {
     });
   });
 
-  it('group commit — an idle pipeline waits up to maxWaitMs for more; a busy one takes the queue when the commit settles', () => {
+  it('group commit — a value queued alone commits at its turn\'s end whatever maxWaitMs, idle or after a commit', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
       const commit = (batch: string[]): Observable<string> => cold('--(x|)', { x: batch.join('') });
-      // a and b join within 5 ms (commit at 5, settled at 7); c at 6 goes at 7, not at 11.
-      const source = cold('ab----c 10ms |');
-      expectObservable(source.pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 5, scheduler: ts }))).toBe('-------x-y 7ms |', { x: 'ab', y: 'c' });
+      // a commits at 0; b arrives during its commit and goes when it settles (2); c at 6 at once.
+      expectObservable(cold('ab----c 10ms |').pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 1000, scheduler: ts }))).toBe('--x-y---z 8ms |', { x: 'a', y: 'b', z: 'c' });
+    });
+  });
+
+  it('group commit — values queued together wait for more until maxWaitMs after the first arrived', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const commit = (batch: string[]): Observable<string> => cold('(x|)', { x: batch.join('') });
+      // a and b at 0 wait until 5; c (4) joins them; d (6) is alone again and goes at once.
+      expectObservable(cold('(ab)c-d 10ms |').pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 5, scheduler: ts }))).toBe('5ms xy 10ms |', { x: 'abc', y: 'd' });
+    });
+  });
+
+  it('group commit — values queued during a commit wait out maxWaitMs from the first of them when several', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const commit = (batch: string[]): Observable<string> => cold('--(x|)', { x: batch.join('') });
+      // a commits at 0 (settles at 2); b and c arrive at 1 together and wait until 1 + 5.
+      expectObservable(cold('a(bc) 10ms |').pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 5, scheduler: ts }))).toBe('--x-----y 6ms |', { x: 'a', y: 'bc' });
     });
   });
 
@@ -79,7 +96,8 @@ describe('groupCommit', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable }) => {
       const commit = (batch: string[]): Observable<string> => cold('(x|)', { x: batch.join('') });
-      expectObservable(cold('a-b 10ms |').pipe(groupCommit(commit, { maxSize: 2, maxWaitMs: 50, scheduler: ts }))).toBe('--x 10ms |', { x: 'ab' });
+      // a and b wait for more; c fills the batch at 4 and it goes at that turn's end.
+      expectObservable(cold('(ab)c 10ms |').pipe(groupCommit(commit, { maxSize: 3, maxWaitMs: 50, scheduler: ts }))).toBe('4ms x 10ms |', { x: 'abc' });
     });
   });
 
@@ -174,7 +192,7 @@ describe('groupCommit', () => {
         batches.push(batch);
         return cold('(x|)', { x: 'x' });
       };
-      expectObservable(cold('a').pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 5, scheduler: ts })), '--!').toBe('');
+      expectObservable(cold('(ab)').pipe(groupCommit(commit, { maxSize: 0, maxWaitMs: 5, scheduler: ts })), '--!').toBe('');
     });
     assert.deepEqual(batches, []);
   });

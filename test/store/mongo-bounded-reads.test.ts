@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CommandStartedEvent, Db, Document } from 'mongodb';
+import type { Message } from '../../src/model/message.js';
 import type { Since } from '../../src/store/message-cache.js';
 import { MongoMessageCache } from '../../src/store/mongo/message-cache.js';
 import { LogShards } from '../../src/store/mongo/log-shards.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb, RecordedLog, rollOut } from '../support/mongo-nodes.js';
-import { entry, ids, message, now } from './contracts/cache-messages.js';
+import { entry, gapOf, ids, message, now } from './contracts/cache-messages.js';
 
 /** A cache on a client of its own that records every command it sends, on a fresh database, with one log (the `messages` collection the tests watch). */
 async function watchedCache(label: string, capBytes = 64 << 20): Promise<{ cache: MongoMessageCache; commands: CommandStartedEvent[]; errors: RecordedLog; db: Db }> {
@@ -35,6 +36,9 @@ function byEquality(filter: Document): boolean {
   return _id === undefined || (topics !== undefined && Object.keys(_id as object).join() === '$gte');
 }
 
+/** The read of the log's oldest batch (log-lookups.ts oldestHeld): no filter, one document. */
+const isOldestBatch = (read: Document): boolean => Object.keys(read.filter as Document).length === 0 && read.limit === 1;
+
 describe('MongoDB cache reads (FerretDB)', { skip: ferretDbSkip() }, () => {
   it('replay — every since= form, and the scheduled part, reads the log by equality on the topic, an id or a claim only', async () => {
     // given: a topic among others, a released message, and one still waiting
@@ -57,7 +61,8 @@ describe('MongoDB cache reads (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.ok(reads.length >= forms.length, JSON.stringify(reads));
     for (const read of reads) {
       assert.equal(Object.keys(read)[0], 'find', JSON.stringify(read));
-      assert.ok(byEquality(read.filter as Document), JSON.stringify(read.filter));
+      // Besides: the oldest batch, which tells whether a replay reaches before what the log holds (its gap).
+      assert.ok(byEquality(read.filter as Document) || isOldestBatch(read), JSON.stringify(read));
     }
     assert.deepEqual(errors.errors, []);
   });
@@ -78,10 +83,10 @@ describe('MongoDB cache reads (FerretDB)', { skip: ferretDbSkip() }, () => {
     for (const read of reads) assert.deepEqual({ find: read.find, filter: read.filter, limit: read.limit }, { find: 'messages', filter: {}, limit: 1 });
   });
 
-  it('replay — since=<id> of a message the capped log dropped replays from the oldest message it still holds', async () => {
+  it('replay — since=<id> of a message the capped log dropped replays from the oldest message it still holds, with a gap', async () => {
     // given: a client's last message, dropped by the log since, and two later ones held
     const { cache, db } = await watchedCache('dropped-id', 4096);
-    const gone = message('back');
+    const gone = message('back', { time: now - 10 });
     const [at] = (await cache.add([entry(gone)])).seqs;
     for (let i = 0; i < 30; i++) await cache.add([entry(message('filler'))]);
     const later = [message('back'), message('back')];
@@ -93,6 +98,10 @@ describe('MongoDB cache reads (FerretDB)', { skip: ferretDbSkip() }, () => {
 
     // then
     assert.deepEqual(replayed, later.map((m) => m.id));
+    assert.equal(await gapOf(cache, 'back', { kind: 'id', id: gone.id }), true, 'an id the log dropped');
+    assert.equal(await gapOf(cache, 'back', { kind: 'time', time: now - 20 }), true, 'a time before the oldest batch held');
+    assert.equal(await gapOf(cache, 'back', { kind: 'id', id: (later[0] as Message).id }), false, 'an id the log holds');
+    assert.equal(await gapOf(cache, 'back', { kind: 'time', time: now + 1 }), false, 'a time after the oldest batch held');
   });
 
   it('count — messages the capped log dropped no longer count (estimated by their time against the oldest batch held)', async () => {

@@ -16,6 +16,7 @@ import { message } from './contracts/cache-messages.js';
 import { idsOf, latencySummary, publish, recorder } from './contracts/feed-nodes.js';
 import type { Open } from './contracts/instances.js';
 import { describeLiveFeed } from './contracts/live-feed.contract.js';
+import { SqliteReceiptStore } from '../../src/store/sqlite/receipt-store.js';
 
 /**
  * A node's cache and feed on MongoDB; its jobs on SQLite (the suite is about the feed, and
@@ -28,6 +29,7 @@ const mongo: Open<Store> = async (location) => {
     cache: node.cache,
     feed: node.feed,
     jobs: sqliteJobBackend(new SqliteJobRepository(jobsDb)),
+    receipts: new SqliteReceiptStore(jobsDb),
     close: async () => {
       await node.close();
       jobsDb.close();

@@ -9,6 +9,7 @@ import { ThreadedSqliteCache } from '../support/sqlite-cache-thread.js';
 import { tempDir } from '../support/server.js';
 import { entry, ids, message, now } from './contracts/cache-messages.js';
 import type { Open } from './contracts/instances.js';
+import { itBoundsDropRecords } from './contracts/drop-records.js';
 import { describeMessageCache } from './contracts/message-cache.contract.js';
 
 /** The embedded store's cache; a location is the file, '' memory (every instance its own). */
@@ -23,6 +24,17 @@ describeMessageCache('sqlite file, a thread per instance', async (location = joi
   const cache = await ThreadedSqliteCache.open(location);
   return { instance: cache, location, close: () => cache.close() };
 }, { shared: true });
+
+describe('sqlite cache dropped-message records', () => {
+  itBoundsDropRecords(async () => {
+    const db = join(tempDir(), 'drops.db');
+    const store = openSqliteStore(db);
+    after(() => store.close());
+    const reader = new Database(db, { readonly: true });
+    after(() => reader.close());
+    return { cache: store.cache, rows: async () => reader.prepare('SELECT count(*) FROM topic_drops').pluck().get() as number };
+  });
+});
 
 describe('sqlite cache size', () => {
   it('bytes grow with the messages held and shrink back to the pages in use once they are pruned', async () => {

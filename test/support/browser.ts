@@ -62,3 +62,31 @@ export async function openTopic(context: BrowserContext, baseUrl: string, topic:
   await page.locator('.state-live').waitFor();
   return page;
 }
+
+/** A notification the app's service worker registration shows, as the system would list it. */
+export interface ShownNotification {
+  title: string;
+  body: string;
+  icon: string;
+  tag: string;
+  actions: { action: string; title: string }[];
+  data: unknown;
+}
+
+/**
+ * The notifications the registration at `page`'s origin shows, once there are exactly
+ * `count` of them (headless Chromium keeps them, though it displays none). Run in the page, or in the
+ * worker itself (Playwright's Worker) when no page of the app is open.
+ */
+export async function shownNotifications(where: Pick<Page, 'evaluate'>, count: number, timeoutMs = 10_000): Promise<ShownNotification[]> {
+  const registration = `(typeof ServiceWorkerGlobalScope === 'function' ? Promise.resolve(self.registration) : navigator.serviceWorker.ready)`;
+  return (await where.evaluate(`(async () => {
+    const end = Date.now() + ${timeoutMs};
+    for (;;) {
+      const shown = await (await ${registration}).getNotifications();
+      if (shown.length === ${count}) return shown.map((n) => ({ title: n.title, body: n.body, icon: n.icon, tag: n.tag, actions: n.actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
+      if (Date.now() > end) throw new Error('timed out after ${timeoutMs} ms waiting for ${count} notifications, ' + shown.length + ' shown');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })()`)) as ShownNotification[];
+}

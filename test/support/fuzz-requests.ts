@@ -24,7 +24,7 @@ const path = fc.oneof(
   fc.tuple(manyTopics, fc.constantFrom('/json', '/sse', '/raw', '/ws', '/auth')).map(([ts, s]) => `/${ts}${s}`),
   fc.tuple(topic, fc.constantFrom('', '/json', '/sse', '/raw', '/ws', '/auth', '/publish', '/send', '/trigger', '/seq1', '/seq1/clear', '/seq1/read')).map(([t, s]) => `/${t}${s}`),
   fc.tuple(fc.array(topic, { minLength: 1, maxLength: 4 }), fc.constantFrom('/json', '/sse', '/raw', '/ws')).map(([ts, s]) => `/${ts.join(',')}${s}`),
-  fc.constantFrom('/', '/v1/health', '/v1/config', '/config.js', '/v1/stats', '/v1/account', '/v1/account/token', '/v1/account/password', '/v1/account/settings', '/v1/account/subscription', '/v1/account/reservation', '/v1/account/reservation/t', '/v1/users', '/v1/users/access', '/file/abc', '/file/abc.txt', '/file/', '//', '/%00', '/static/x', '/metrics', '/_matrix/push/v1/notify', '/v1/webpush'),
+  fc.constantFrom('/', '/v1/health', '/v1/config', '/config.js', '/v1/stats', '/v1/account', '/v1/account/token', '/v1/account/password', '/v1/account/settings', '/v1/account/subscription', '/v1/account/reservation', '/v1/account/reservation/t', '/v1/users', '/v1/users/access', '/file/abc', '/file/abc.txt', '/file/', '//', '/%00', '/static/x', '/metrics', '/_matrix/push/v1/notify', '/v1/webpush', '/v1/receipts/abcdefABCDEF', '/v1/receipts/x', '/v1/receipts/%2e%2e', '/t/abcdefABCDEF/ack', '/t/x/ack', '/t/%00/ack'),
   junk.map((j) => `/${j}`),
 );
 
@@ -59,6 +59,11 @@ const credentials = fc.oneof(
 /** Issue 33, finding 8: link schemes a browser would run. */
 const link = fc.oneof(fc.constantFrom('javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'https://example.com/ok', 'mailto:a@b.c', 'geo:0,0'), junk);
 
+/** Issue 37's repeated alerts: intervals, escalation steps and callbacks, good and hostile. */
+const repeat = fc.oneof(fc.constantFrom('1m', '5m', '0', '-1m', '59s', '13h', '1e400h', '2 days', 'never'), junk);
+const escalate = fc.oneof(fc.constantFrom('15m email ops@example.com', '1m call +15551234567', '1m email yes', Array(6).fill('1m email a@b.c').join(', '), 'x email', ',,,'), junk);
+const callback = fc.oneof(link, fc.constantFrom('http://127.0.0.1:1/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/', 'https://hooks.example/ack'));
+
 /** Header name → value generator; each request takes a few. */
 const headerValues: [string, fc.Arbitrary<string>][] = [
   ['Title', fc.oneof(junk, encoded, long)],
@@ -84,6 +89,10 @@ const headerValues: [string, fc.Arbitrary<string>][] = [
   ['Content-Encoding', fc.constantFrom('aes128gcm', 'gzip', 'x')],
   ['Poll-ID', junk],
   ['X-Sequence-ID', junk],
+  ['Repeat', repeat],
+  ['Repeat-Until', repeat],
+  ['Callback', callback],
+  ['Escalate', escalate],
   ['Authorization', credentials],
   ['X-Forwarded-For', fc.oneof(fc.ipV4(), fc.ipV6(), junk)],
   ['Range', fc.constantFrom('bytes=0-1', 'bytes=5-', 'bytes=-3', 'bytes=9-1', 'bytes=x', 'items=0-1')],
@@ -93,7 +102,7 @@ const headerValues: [string, fc.Arbitrary<string>][] = [
   ['Sec-WebSocket-Version', fc.constantFrom('13', '8', 'x')],
 ];
 
-const queryNames = ['message', 'title', 't', 'm', 'p', 'priority', 'tags', 'delay', 'in', 'at', 'actions', 'since', 'poll', 'scheduled', 'id', 'auth', 'tpl', 'template', 'up', 'filename', 'attach', 'icon', 'email', 'call', 'cache', 'Title'];
+const queryNames = ['message', 'title', 't', 'm', 'p', 'priority', 'tags', 'delay', 'in', 'at', 'actions', 'since', 'poll', 'scheduled', 'id', 'auth', 'tpl', 'template', 'up', 'filename', 'attach', 'icon', 'email', 'call', 'cache', 'Title', 'repeat', 'repeat-until'];
 const queryValue = fc.oneof(junk, since, delay, priority, templateText, fc.base64String({ maxLength: 40 }));
 const query = fc.array(fc.tuple(fc.constantFrom(...queryNames), queryValue), { maxLength: 4 }).map((pairs) =>
   pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
+import type { Logger } from 'pino';
 import type { RawValues } from '../../src/config/load.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -23,7 +24,7 @@ export const adminPassword = 'admin-pass';
  * base-url its own address so attachment links load in the page. Its files go in `dir`
  * (a top-level tempDir(): one made inside `before` would be removed when `before` ends).
  */
-export async function startWebServer(dir: string, settings: RawValues = {}): Promise<TestServer> {
+export async function startWebServer(dir: string, settings: RawValues = {}, log?: Logger): Promise<TestServer> {
   const port = await freePort();
   return startTestServer({
     'listen-http': `127.0.0.1:${port}`,
@@ -35,5 +36,5 @@ export async function startWebServer(dir: string, settings: RawValues = {}): Pro
     'enable-reservations': true,
     'attachment-cache-dir': join(dir, 'files'),
     ...settings,
-  });
+  }, log);
 }

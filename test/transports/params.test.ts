@@ -32,6 +32,15 @@ describe('parameter table', () => {
     }
   });
 
+  it('past 32 parameters (the table outgrew one 32-bit word of presence bits): each is seen alone, none for another', () => {
+    const names = Object.keys(paramAliases) as (keyof typeof paramAliases)[];
+    assert.ok(names.length > 32, String(names.length));
+    for (const name of names) {
+      const req = request({ [(paramAliases[name] as readonly string[])[0] as string]: 'v' });
+      assert.deepEqual(names.filter((other) => param(req, other) !== ''), [name], name);
+    }
+  });
+
   it('headers win over the query; query names are lower-case only (as ntfy); values are trimmed', () => {
     assert.equal(param(request({ 'X-Title': ' header ' }, 'title=query'), 'title'), 'header');
     assert.equal(param(request({}, 'TITLE=query&Title=query'), 'title'), '');

@@ -18,7 +18,8 @@ let browser: Browser;
 const dir = tempDir();
 before(async () => {
   if (noChromium) return;
-  [s, browser] = await Promise.all([startWebServer(dir), launchBrowser()]);
+  // axe_closed: a protected topic, for the page's login prompt.
+  [s, browser] = await Promise.all([startWebServer(dir, { 'auth-access': ['*:axe_closed:deny'] }), launchBrowser()]);
 });
 after(() => Promise.all([s?.server.close(), browser?.close()]));
 
@@ -125,6 +126,15 @@ describe('web app accessibility in Chromium (issue 40)', { skip: noChromium }, (
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.locator('.dialog').waitFor();
       found['publish dialog'] = await violations(page);
+      await page.keyboard.press('Escape');
+      // Unread cards (badge, tools, a link in plain text) on the list of every topic.
+      await page.getByRole('link', { name: 'All notifications' }).click();
+      await publish(`${s.url}/axe`, 'Details at https://example.com/status', { Title: 'Unread' });
+      await page.locator('.card.unread').waitFor();
+      found['unread cards'] = await violations(page);
+      await page.goto(`${s.url}/axe_closed`);
+      await page.locator('.connection-note').waitFor();
+      found['protected topic'] = await violations(page);
       const account = await logInAs(context, s.url, 'admin', adminPassword);
       found['/account'] = await violations(account);
       assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, []])));

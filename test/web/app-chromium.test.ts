@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, noChromium } from '../support/browser.js';
+import { launchBrowser, noChromium, shownNotifications } from '../support/browser.js';
 import { publish, type Json } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
@@ -77,8 +77,6 @@ describe('web app in Chromium — browser notifications and settings', { skip: n
     await publish(`${s.url}/quiet`, 'from before');
     const context = await browser.newContext();
     await context.grantPermissions(['notifications']);
-    // Records what the page shows instead of showing it (headless Chromium has no notification centre).
-    await context.addInitScript('window.shown = []; window.Notification = class { static permission = "granted"; constructor(title, options) { window.shown.push([title, options.body]); } }');
     const page = await context.newPage();
     await page.goto(`${s.url}/settings`);
     await page.locator('select[name=min-priority]').selectOption('3');
@@ -88,7 +86,8 @@ describe('web app in Chromium — browser notifications and settings', { skip: n
     await publish(`${s.url}/quiet`, 'too low', { Priority: '2' });
     const loud = await publish(`${s.url}/quiet`, 'disk full', { Title: 'srv1', Tags: 'warning', Priority: '4' });
     await page.locator(`.card[data-id="${loud.json.id}"]`).waitFor();
-    assert.deepEqual(await page.evaluate('window.shown'), [['⚠️ srv1', 'disk full']]);
+    const shown = await shownNotifications(page, 1);
+    assert.deepEqual(shown.map((n) => [n.title, n.body, n.tag]), [['⚠️ srv1', 'disk full', loud.json.id]]);
     assert.deepEqual(await page.locator('.card .message-text').allInnerTexts(), ['disk full', 'from before']);
     await context.close();
   });

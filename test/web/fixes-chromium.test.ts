@@ -140,7 +140,7 @@ describe('web app bugs in Chromium (issue 40)', { skip: noChromium }, () => {
     const alert = card.getByRole('alert');
     await alert.waitFor();
     assert.equal(await alert.innerText(), 'Approve failed: HTTP 401 Unauthorized');
-    assert.equal(await card.getByRole('button').innerText(), 'Approve ❌');
+    assert.equal(await card.locator('.actions').getByRole('button').innerText(), 'Approve ❌');
     await context.close();
   });
 });

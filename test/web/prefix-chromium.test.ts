@@ -39,11 +39,22 @@ describe('web app in Chromium — behind a path prefix', { skip: noChromium }, (
     await page.locator('.state-retrying').waitFor();
     const missed = await publish(`${s.url}/night`, 'while disconnected');
     await page.locator(`.card[data-id="${missed.json.id}"]`).waitFor();
-    assert.deepEqual(proxy.upgrades, ['/night/ws?since=all', `/night/ws?since=${first.json.id}`]);
+    // The reconnect polls from the last id first (that poll fetches the missed message), then opens the socket from there.
+    assert.deepEqual(proxy.upgrades, ['/night/ws?since=all', `/night/ws?since=${missed.json.id}`]);
     assert.deepEqual(await page.locator('.card .message-text').allInnerTexts(), ['while disconnected', 'before the drop']);
 
     await page.getByRole('link', { name: 'Settings' }).click();
     assert.equal(new URL(page.url()).pathname, '/ntfy/settings');
+    await page.close();
+  });
+
+  it('registers its service worker and manifest below /ntfy, so the installed app stays under the prefix', async () => {
+    const page = await browser.newPage();
+    const base = `http://127.0.0.1:${proxy.port}/ntfy/`;
+    await page.goto(`${base}night`);
+    assert.equal(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL + " " + r.scope)'), `${base}sw.js ${base}`);
+    const manifest = await (await page.context().newCDPSession(page)).send('Page.getAppManifest');
+    assert.deepEqual([manifest.url, manifest.errors], [`${base}manifest.webmanifest`, []]);
     await page.close();
   });
 });

@@ -45,7 +45,7 @@ async function subscribe(topic: string | undefined, command: string, flags: Flag
   if (topic) jobs.push({ target: { url: topicUrl(topic, config.defaultHost), query, auth }, command });
 
   if (flags.poll === true) {
-    for (const job of jobs) for (const item of await poll(job.target)) await handle(job, item);
+    for (const job of jobs) for (const item of await poll(job.target, warn)) await handle(job, item);
     return;
   }
   // One message at a time over all subscriptions, in arrival order, as ntfy dispatches them.

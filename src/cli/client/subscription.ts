@@ -16,6 +16,8 @@ export interface ReceivedMessage {
   time: number;
   event: string;
   topic: string;
+  /** Of a replay_gap event: where the replay started. */
+  since?: string;
   message?: string;
   title?: string;
   priority?: number;
@@ -30,15 +32,21 @@ export interface StreamTarget {
   auth: Authorization;
 }
 
-/** Cached messages of `target` (`poll=1`): one request, an error when the server refuses it. */
-export async function poll(target: StreamTarget): Promise<Received[]> {
+/** Cached messages of `target` (`poll=1`): one request, an error when the server refuses it; a replay gap is warned of. */
+export async function poll(target: StreamTarget, warn: (text: string) => void): Promise<Received[]> {
   const received: Received[] = [];
   const response = await open(target, { ...target.query, poll: '1' });
   for await (const line of jsonLines(response)) {
     const item = parse(line);
     if (item.message.event === 'message') received.push(item);
+    else warnOfGap(target, item.message, warn);
   }
   return received;
+}
+
+/** Tocsin's replay_gap event (issue 37): the server dropped messages the replay would have held. */
+function warnOfGap(target: StreamTarget, { event, topic, since }: ReceivedMessage, warn: (text: string) => void): void {
+  if (event === 'replay_gap') warn(`${shortUrl(target.url)} Some notifications could not be recovered: the server no longer holds messages of ${topic} since ${since ?? '?'}`);
 }
 
 // Ids already delivered, to drop a repeat: a replay from an id the server no longer holds
@@ -46,7 +54,8 @@ export async function poll(target: StreamTarget): Promise<Received[]> {
 const rememberedIds = 1000;
 
 /**
- * Follows `target` until `signal` aborts, calling `deliver` for each message in order.
+ * Follows `target` until `signal` aborts, calling `deliver` for each message in order,
+ * and warning of each replay gap.
  * A broken connection, a refusal or a server restart is logged and retried with backoff;
  * the retry asks for `since=` the last id seen (before any, the time the server
  * opened the stream), so no message published in between is missed or repeated.
@@ -63,6 +72,7 @@ export async function follow(target: StreamTarget, deliver: (item: Received) => 
         const item = parse(line);
         const { event, id, time } = item.message;
         if (event === 'open' && since === target.query.since && seen.size === 0) since = String(time);
+        warnOfGap(target, item.message, warn);
         if (event !== 'message' && event !== 'message_delete' && event !== 'message_clear') continue;
         if (seen.has(id)) continue;
         since = id;

@@ -1,8 +1,9 @@
 import { messageJson, type Message } from '../../model/message.js';
-import type { Replay, ReplayQuery } from '../message-cache.js';
+import { noReplay, type Replay, type ReplayQuery } from '../message-cache.js';
 import type { DroppedAttachments } from './dropped-attachments.js';
 import type { LogBatch, LogEvent, MessageLog } from './message-log.js';
 import type { LogShards } from './log-shards.js';
+import { oldestHeld } from './log-lookups.js';
 import { positionIn } from '../live-feed.js';
 import { byTimeThenPosition, NewestWithin, type Found } from './newest-within.js';
 import type { ReleaseClaims } from './release-claims.js';
@@ -31,6 +32,12 @@ const batchesPerFetch = 16;
  * topic's log (log-shards.ts); an id of another log's topic (a subscription to several
  * topics, since= one of them) replays what came from its time on, as positions of two
  * logs are not comparable.
+ *
+ * A replay's gap (MessageCache's contract) is seen on the way: the log still holds what
+ * expired or was trimmed, which the replay skips, so either within its range is a
+ * message dropped. What the capped log itself dropped is not seen: a replay that reaches
+ * before the oldest batch a log that dropped batches holds (since=<time> before its time,
+ * or an id it does not hold) reports a gap, as the log cannot tell whose messages went.
  */
 export class LogReplay {
   constructor(
@@ -43,16 +50,25 @@ export class LogReplay {
 
   async replay(q: ReplayQuery): Promise<Replay> {
     const { topic, since } = q;
-    if (since.kind === 'none') return { json: [], bytes: 0, truncated: false, maybeLive: [] };
+    if (since.kind === 'none') return noReplay();
     const now = Math.floor(Date.now() / 1000);
     // An id the log does not hold (unknown, or dropped by the capped log: a client back
     // after its stream was closed for a lost range) replays all the log still holds.
     const log = this.shards.of(topic);
-    // The topic's trim floor (max-messages) is an _id lookup, made beside the position's.
-    const [after, trimmed] = await Promise.all([since.kind === 'id' ? positionOf(log, since.id) : undefined, this.trims.floorOf(topic)]);
+    // The topic's trim floor (max-messages) and the log's oldest batch are lookups, made beside the position's.
+    const [after, trimmed, oldest] = await Promise.all([
+      since.kind === 'id' ? positionOf(log, since.id) : undefined,
+      this.trims.floorOf(topic),
+      since.kind === 'latest' ? undefined : oldestHeld(log.batches),
+    ]);
     const elsewhere = since.kind === 'id' && !after ? await this.timeElsewhere(since.id, log) : undefined;
     const fromTime = since.kind === 'time' ? since.time : (elsewhere ?? -Infinity);
     const floor = trimmed ?? { time: -Infinity, pos: 0 };
+    const reaches = since.kind === 'time' || since.kind === 'id';
+    // An id of this topic's message that expired or was trimmed names a message no longer held, as SQLite's prune would have it.
+    const named = after?.event.topic === topic ? { ...after.event, pos: after.pos } : undefined;
+    let gap = reaches && after === undefined && oldest !== undefined && oldest.first > 1 && fromTime < oldest.time;
+    gap ||= named !== undefined && named.expires !== 0 && (named.expires <= now || byTimeThenPosition(named, floor) <= 0);
     // The batches stream past (one cursor batch at a time) and only the newest that fit
     // maxBytes are held: a replay never holds more than it may send.
     const within = new NewestWithin(q.maxBytes);
@@ -60,9 +76,13 @@ export class LogReplay {
     const filter = after === undefined ? { topics: topic } : { topics: topic, _id: { $gte: after.batch } };
     for await (const batch of log.batches.find(filter, { batchSize: batchesPerFetch })) {
       for (const { event: e, pos } of found(batch)) {
-        if (e.topic !== topic || !replayed.has(e.kind) || e.expires <= now || e.time < fromTime || pos <= (after?.pos ?? 0)) continue;
+        if (e.topic !== topic || !replayed.has(e.kind) || e.time < fromTime || pos <= (after?.pos ?? 0)) continue;
         const message = { id: e.id, time: e.time, json: e.json, pos, ...(e.attachment ? { attachment: e.attachment } : {}) };
-        if (byTimeThenPosition(message, floor) <= 0) continue; // trimmed (max-messages)
+        // Expired, or trimmed (max-messages): dropped.
+        if (e.expires <= now || byTimeThenPosition(message, floor) <= 0) {
+          gap ||= reaches && e.expires !== 0;
+          continue;
+        }
         if (since.kind !== 'latest') within.offer(message);
         else if (!latest || byTimeThenPosition(message, latest) > 0) latest = message;
       }
@@ -81,6 +101,7 @@ export class LogReplay {
       bytes: json.reduce((sum, j) => sum + Buffer.byteLength(j), 0),
       truncated: within.truncated,
       maybeLive: live === undefined ? [] : kept.filter((m) => m.pos > live).map((m) => m.id),
+      gap,
     };
   }
 
@@ -105,15 +126,15 @@ export class LogReplay {
 }
 
 /**
- * The position of message `id` in `log` and the batch holding it: of its release if it was
+ * The position of message `id` in `log`, its event and the batch holding it: of its release if it was
  * released, else of its commit; undefined when the log does not hold it. Both are
  * equality lookups (`claim`, `ids`), each matching a batch or two.
  */
-async function positionOf(log: MessageLog, id: string): Promise<{ pos: number; batch: number } | undefined> {
+async function positionOf(log: MessageLog, id: string): Promise<{ pos: number; batch: number; event: LogEvent } | undefined> {
   const [claimed, held] = await Promise.all([log.batches.findOne({ claim: id }), log.batches.find({ ids: id }).toArray()]);
   for (const batch of [claimed, ...held.sort((a, b) => b._id - a._id)]) {
     const hit = batch && found(batch).find(({ event }) => event.id === id);
-    if (hit) return { pos: hit.pos, batch: batch._id };
+    if (hit) return { ...hit, batch: batch._id };
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { openMongoJobs } from './job-repository.js';
 import { openMongoMessageStore, type LogObserver } from './message-store.js';
 import { MongoSpendLedger } from './spend-ledger.js';
 import { MongoWebPushStore } from './webpush-store.js';
+import { MongoReceiptStore } from './receipt-store.js';
 
 interface Closable {
   close(): Promise<void>;
@@ -51,9 +52,10 @@ export async function openMongo(config: Config, log: StoreLog, observer?: MongoO
     if (attachments) opened.push(attachments);
     const webPush = config.webPush ? await MongoWebPushStore.open(db) : undefined;
     const ledger = await MongoSpendLedger.open(db);
+    const receipts = await MongoReceiptStore.open(db);
     const knownTopics = await messages.cache.topics();
     const ping = async (): Promise<void> => void (await db.command({ ping: 1 }));
-    return { cache: messages.cache, feed: messages.feed, peers: messages.peers, jobs, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
+    return { cache: messages.cache, feed: messages.feed, peers: messages.peers, jobs, receipts, knownTopics, auth, attachments, webPush, ledger, ping, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw new ConfigError(`database-url ${redacted(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -7,6 +7,7 @@ import { atNextPositions, byLog, logOf } from './log.js';
 import { inTransaction } from './pool.js';
 import type { Replicas } from './replicas.js';
 import { PostgresReplays } from './replays.js';
+import { forgetDrops, recordingDrops } from './topic-drops.js';
 
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
 const importedStats = 'messages-imported';
@@ -146,15 +147,18 @@ export class PostgresMessageCache implements MessageCache {
   }
 
   async prune(nowSeconds: number): Promise<number> {
-    return (await this.pool.query('DELETE FROM messages WHERE expires <= $1 AND published', [nowSeconds])).rowCount ?? 0;
+    await this.pool.query(forgetDrops, [nowSeconds]);
+    const { rows } = await this.pool.query<{ count: number }>(recordingDrops('DELETE FROM messages WHERE expires <= $1 AND published RETURNING topic, time, seq, expires'), [nowSeconds]);
+    return rows[0]?.count ?? 0;
   }
 
   async trim(topic: string, keep: number): Promise<Trimmed> {
     // A topic's messages are in one log, so (time, seq) is its replay order; messages_topic serves the walk.
     const { rows } = await this.pool.query<{ count: number; newest: string }>(
-      `WITH beyond AS (SELECT log, seq FROM messages WHERE topic = $1 AND published ORDER BY time DESC, seq DESC OFFSET $2),
-        dropped AS (DELETE FROM messages m USING beyond b WHERE m.log = b.log AND m.seq = b.seq RETURNING m.time)
-      SELECT count(*)::int AS count, coalesce(max(time), 0) AS newest FROM dropped`,
+      recordingDrops(
+        'DELETE FROM messages m USING beyond b WHERE m.log = b.log AND m.seq = b.seq RETURNING m.topic, m.time, m.seq, m.expires',
+        'beyond AS (SELECT log, seq FROM messages WHERE topic = $1 AND published ORDER BY time DESC, seq DESC OFFSET $2),',
+      ),
       [topic, keep],
     ).catch((err: unknown) => Promise.reject(writeFailure(err)));
     const row = rows[0];

@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import type { Replay, ReplayQuery } from '../message-cache.js';
+import { noReplay, type Replay, type ReplayQuery } from '../message-cache.js';
 import { positionIn } from '../live-feed.js';
 import { logOf } from './log.js';
 import { inTransaction } from './pool.js';
 import { Replicas } from './replicas.js';
+import { missedDrop } from './topic-drops.js';
 
 /** Rows of the first page: a replay under its cap usually takes one. */
 const firstPage = 1000;
@@ -16,8 +17,6 @@ interface Page {
   time: number;
   seq: number;
 }
-
-const none: Replay = { json: [], bytes: 0, truncated: false, maybeLive: [] };
 
 const readOnly = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
@@ -43,7 +42,7 @@ export class PostgresReplays {
 
   async read(q: ReplayQuery): Promise<Replay> {
     // Most subscriptions replay nothing: no transaction for them.
-    if (q.since.kind === 'none') return none;
+    if (q.since.kind === 'none') return noReplay();
     const log = logOf(q.topic, this.logs);
     const replica = this.replicas.pick();
     if (replica) {
@@ -88,7 +87,8 @@ export class PostgresReplays {
     const replay = await newestWithin(page, q.maxBytes, since.kind === 'latest');
     replay.json.reverse();
     const maybeLive = q.livePosition === undefined ? [] : await this.maybeLive(client, q.topic, log, positionIn(q.livePosition, log), replay.json);
-    return { ...replay, maybeLive };
+    const gap = await missedDrop(client, q.topic, since, marker && { ...marker, sameLog: marker.log === log });
+    return { ...replay, maybeLive, gap };
   }
 
   /**
@@ -104,7 +104,7 @@ export class PostgresReplays {
 }
 
 /** The newest rows whose JSON fits `maxBytes`, newest first (`single`: the newest row only). */
-async function newestWithin(page: (limit: number, below: Pick<Page, 'time' | 'seq'>) => Promise<pg.QueryResult<Page>>, maxBytes: number, single: boolean): Promise<Omit<Replay, 'maybeLive'>> {
+async function newestWithin(page: (limit: number, below: Pick<Page, 'time' | 'seq'>) => Promise<pg.QueryResult<Page>>, maxBytes: number, single: boolean): Promise<Omit<Replay, 'maybeLive' | 'gap'>> {
   const json: string[] = [];
   let bytes = 0;
   let below = { time: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };

@@ -3,6 +3,7 @@ import type { Store } from '../store.js';
 import { PostgresLiveFeed, type PostgresFeedOptions } from './live-feed.js';
 import { PostgresMessageCache, type PostgresCacheOptions } from './message-cache.js';
 import type { StorePool } from './pool.js';
+import { PostgresReceiptStore } from './receipt-store.js';
 
 /**
  * The message store on the PostgreSQL database of `pool`, whose schema is open
@@ -22,6 +23,7 @@ export async function openPostgresMessageStore(pool: StorePool, feedOptions: Pos
     cache: new PostgresMessageCache(pool, cacheOptions),
     jobs,
     feed,
+    receipts: new PostgresReceiptStore(pool),
     close: () => feed.close(),
   };
 }

@@ -6,6 +6,7 @@ import { MemoryIndexes } from './memory-indexes.js';
 import { MultiRowInsert } from './multi-row-insert.js';
 import { ReplayReader } from './replay-reader.js';
 import { openCacheSchema } from './schema.js';
+import { TopicDrops, type Dropped } from './topic-drops.js';
 import { writeFailure } from './write-error.js';
 
 /** The stats row of the imported server's total, kept apart from the one `addStats` adds to. */
@@ -41,6 +42,7 @@ export class SqliteMessageCache implements MessageCache {
 
   constructor(private readonly db: Database.Database) {
     openCacheSchema(db);
+    const drops = new TopicDrops(db);
     const indexes = new MemoryIndexes(db);
     this.indexes = indexes;
     const inserts = new MultiRowInsert(db, 'INSERT INTO messages (id, topic, time, expires, published, json, sequence_id)', 7);
@@ -97,24 +99,27 @@ export class SqliteMessageCache implements MessageCache {
         return [Outbound.stored(json, store([[id, topic, time, expires, 1, json, null]])[0] as number)];
       });
     });
-    this.replays = new ReplayReader(db, indexes);
-    const expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, topic, time, seq').raw(true);
+    this.replays = new ReplayReader(db, indexes, drops);
+    const expire = db.prepare('DELETE FROM messages WHERE expires <= ? AND published = 1 RETURNING id, topic, time, seq, expires').raw(true);
     this.pruneBatch = db.transaction((now: number) => {
-      const expired = expire.all(now) as [string, string, number, number][];
+      const expired = expire.all(now) as [string, ...Dropped][];
       for (const [id, topic, time, seq] of expired) indexes.removed({ id, topic, time, seq });
+      drops.forgetUntil(now);
+      drops.record(expired.map(([, ...dropped]) => dropped));
       return expired.length;
     });
     // The topic's index gives its messages in replay order; the join leaves the waiting ones out.
-    const beyond = db.prepare(`SELECT m.id, m.time, m.seq FROM memory.topic_index t JOIN messages m ON m.seq = t.seq
+    const beyond = db.prepare(`SELECT m.id, m.time, m.seq, m.expires FROM memory.topic_index t JOIN messages m ON m.seq = t.seq
       WHERE t.topic = ? AND m.published = 1 ORDER BY t.time DESC, t.seq DESC LIMIT -1 OFFSET ?`).raw(true);
     const drop = db.prepare('DELETE FROM messages WHERE seq = ?');
     this.trimBatch = db.transaction((topic: string, keep: number) => {
       indexes.sync();
-      const dropped = beyond.all(topic, keep) as [string, number, number][];
+      const dropped = beyond.all(topic, keep) as [string, number, number, number][];
       for (const [id, time, seq] of dropped) {
         drop.run(seq);
         indexes.removed({ id, topic, time, seq });
       }
+      drops.record(dropped.map(([, time, seq, expires]) => [topic, time, seq, expires]));
       return { count: dropped.length, newest: dropped[0]?.[1] ?? 0 };
     });
   }

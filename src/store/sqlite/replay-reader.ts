@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Replay, ReplayQuery } from '../message-cache.js';
+import { noReplay, type Replay, type ReplayQuery } from '../message-cache.js';
 import type { MemoryIndexes } from './memory-indexes.js';
+import type { TopicDrops } from './topic-drops.js';
 import { positionIn } from '../live-feed.js';
 
 type Selection = 'all' | 'allScheduled' | 'time' | 'timeScheduled' | 'afterSeq' | 'afterSeqScheduled';
@@ -60,6 +61,7 @@ export class ReplayReader {
   constructor(
     db: Database.Database,
     private readonly indexes: MemoryIndexes,
+    private readonly drops: TopicDrops,
   ) {
     const rows = (where: string): string => `memory.topic_index t JOIN messages m ON m.seq = t.seq WHERE t.topic = @topic AND m.expires > @now AND ${where}`;
     const page = (where: string): Database.Statement =>
@@ -86,7 +88,7 @@ export class ReplayReader {
 
   read(q: ReplayQuery): Replay {
     // Most subscriptions replay nothing: no transaction for them.
-    return q.since.kind === 'none' ? { json: [], bytes: 0, truncated: false, maybeLive: [] } : this.inTransaction(q);
+    return q.since.kind === 'none' ? noReplay() : this.inTransaction(q);
   }
 
   private replay(q: ReplayQuery): Replay {
@@ -97,7 +99,8 @@ export class ReplayReader {
     const chosen = scheduled && since.kind !== 'latest' ? (`${selection}Scheduled` as const) : selection;
     const whole = since.kind !== 'latest' && selection !== 'afterSeq' ? this.whole(this.blocks[chosen], params, q.maxBytes) : undefined;
     const replay = whole ?? this.paged(this.pages[chosen], params, q.maxBytes, since.kind === 'latest');
-    return { ...replay, maybeLive: q.livePosition === undefined ? [] : this.maybeLive(q.topic, positionIn(q.livePosition, 0), replay) };
+    const maybeLive = q.livePosition === undefined ? [] : this.maybeLive(q.topic, positionIn(q.livePosition, 0), replay);
+    return { ...replay, maybeLive, gap: this.drops.missed(q.topic, since, seq) };
   }
 
   /**
@@ -105,7 +108,7 @@ export class ReplayReader {
    * fit `maxBytes`: one statement, and no string per message (10,000 messages: 2.5 ms
    * against 4.8 for their strings and 1.7 more to write those into a block).
    */
-  private whole(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number): Omit<Replay, 'maybeLive'> | undefined {
+  private whole(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number): Omit<Replay, 'maybeLive' | 'gap'> | undefined {
     const rows = Math.ceil(maxBytes / 100);
     const [size, count] = this.sizeOf.get({ topic: params.topic, since: params.since, rows }) as [number, number];
     if (size > maxBytes || count === rows) return undefined;
@@ -123,14 +126,14 @@ export class ReplayReader {
   }
 
   /** The newest messages that fit `maxBytes`, read in pages newest first, oldest first. */
-  private paged(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive'> {
+  private paged(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive' | 'gap'> {
     const replay = this.newestWithin(statement, params, maxBytes, single);
     replay.json.reverse();
     return replay;
   }
 
   /** The newest rows whose JSON fits `maxBytes`, newest first (`single`: the newest row only). */
-  private newestWithin(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive'> {
+  private newestWithin(statement: Database.Statement, params: Record<string, number | string>, maxBytes: number, single: boolean): Omit<Replay, 'maybeLive' | 'gap'> {
     const json: string[] = [];
     let bytes = 0;
     let key = start;

@@ -4,6 +4,7 @@ import { openDatabase } from './database.js';
 import { SqliteJobRepository } from './job-repository.js';
 import { InProcessFeed } from './live-feed.js';
 import { SqliteMessageCache } from './message-cache.js';
+import { SqliteReceiptStore } from './receipt-store.js';
 
 /**
  * The embedded store: the cache and the jobs on one SQLite database (memory when `file`
@@ -23,6 +24,7 @@ export function openSqliteStore(file: string, startupQueries = ''): Store & { pi
     cache,
     jobs: sqliteJobBackend(new SqliteJobRepository(db)),
     feed,
+    receipts: new SqliteReceiptStore(db),
     ping: async () => void ping.get(),
     close: async () => {
       feed.close();

@@ -18,8 +18,8 @@ import { addressOf, emailsJson } from './emails.js';
 import { accountLimits, accountStats } from './limits.js';
 import { accounts, currentUser, optional, requireUser, syncAccount, text, unlessProvisioned } from './session.js';
 
-/** A token made or extended without an expiry lasts this long (ntfy's tokenExpiryDuration). */
-const tokenExpirySeconds = 72 * 3600;
+/** A token made or extended without an expiry lasts login-token-duration (ntfy's tokenExpiryDuration, 72 h). */
+const loginTokenExpiry = (ctx: ServerContext): number => nowSeconds() + Math.floor(ctx.config.loginTokenDurationMs / 1000);
 const success = { success: true };
 
 /**
@@ -113,7 +113,7 @@ export async function changePassword(ctx: ServerContext, ex: Exchange, req: Requ
 }
 
 /**
- * POST /v1/account/token: log in — a new token, by default for 72 hours. With `scopes`
+ * POST /v1/account/token: log in — a new token, by default for login-token-duration (72 h). With `scopes`
  * (Tocsin's own, model/token-scope.ts) the token may do only what they allow.
  */
 export async function createToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
@@ -127,7 +127,7 @@ export async function createToken(ctx: ServerContext, ex: Exchange, req: Request
 
 /**
  * POST /v1/account/login (ntfy 2.27): Basic auth whose user name may also be the account's
- * verified primary e-mail address; a new token for 72 hours and the account's own name.
+ * verified primary e-mail address; a new token for login-token-duration and the account's own name.
  * Wrong credentials are 40101 and count against the address's failed logins, as anywhere.
  */
 export async function logIn(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
@@ -140,12 +140,12 @@ export async function logIn(ctx: ServerContext, ex: Exchange, req: RequestInfo):
   ex.json({ token: token.token, username: user.name });
 }
 
-/** A new token of the user's, by default for 72 hours (ntfy's tokenExpiryDuration). */
+/** A new token of the user's, by default for login-token-duration. */
 async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined, scopes?: TokenScope[]): Promise<Token> {
   const token: Token = {
     token: newToken(),
     label,
-    expires: expires ?? nowSeconds() + tokenExpirySeconds,
+    expires: expires ?? loginTokenExpiry(ctx),
     lastAccess: nowSeconds(),
     lastOrigin: clientAddressOf(ctx, req),
     ...(scopes && { scopes }),
@@ -155,7 +155,7 @@ async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label:
   return token;
 }
 
-/** PATCH /v1/account/token: change a token's label or expiry; with neither, extend it by 72 hours. */
+/** PATCH /v1/account/token: change a token's label or expiry; with neither, extend it by login-token-duration. */
 export async function updateToken(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex, true);
   const user = await requireUser(ctx, req);
@@ -163,7 +163,7 @@ export async function updateToken(ctx: ServerContext, ex: Exchange, req: Request
   const value = text(fields, 'token') || user.token;
   if (!value) throw errors.noTokenProvided;
   const label = optional(fields, 'label', 'string');
-  const expires = optional(fields, 'expires', 'number') ?? (label === undefined ? nowSeconds() + tokenExpirySeconds : undefined);
+  const expires = optional(fields, 'expires', 'number') ?? (label === undefined ? loginTokenExpiry(ctx) : undefined);
   const token = await unlessProvisioned(accounts(ctx).store.changeToken(user.name, value, { label, expires }));
   if (!token) throw errors.notFound;
   await syncAccount(ctx, user);

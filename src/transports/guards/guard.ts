@@ -1,3 +1,4 @@
+import type { AlertRequest } from '../../alerts/alert-request.js';
 import type { User } from '../../model/access.js';
 import type { Message } from '../../model/message.js';
 import type { Visitor } from '../../visitors/visitors.js';
@@ -96,6 +97,8 @@ export interface ParsedPublish {
   email: string | undefined;
   /** The X-Call number, when it asks for a call; the call-limit guard puts the verified number it resolves to here. */
   call?: string | undefined;
+  /** Repeats until acknowledged (`Repeat`); the alert-limits guard resolves its escalations' addresses and numbers. */
+  alert?: AlertRequest | undefined;
 }
 
 /** An upload about to be stored as `message`'s attachment, kept until `expires` (Unix seconds). */

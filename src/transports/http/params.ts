@@ -23,6 +23,10 @@ export const paramAliases = {
   call: ['x-call', 'call'],
   cache: ['x-cache', 'cache'],
   ttl: ['x-ttl', 'ttl'],
+  repeat: ['x-repeat', 'repeat'],
+  repeatUntil: ['x-repeat-until', 'repeat-until'],
+  callback: ['x-callback', 'callback'],
+  escalate: ['x-escalate', 'escalate'],
   firebase: ['x-firebase', 'firebase', 'x-relay', 'relay'],
   unifiedPush: ['x-unifiedpush', 'unifiedpush', 'x-altpush', 'altpush', 'up'],
   template: ['x-template', 'template', 'tpl'],
@@ -47,10 +51,11 @@ export type ParamName = keyof typeof paramAliases;
  */
 const httpPriorityHint = /^u=\d,\s*(i|\d)$|^u=\d$/;
 
-/** Each parameter's bit, and each alias's parameter's, for `present`. */
-const paramBits = new Map<ParamName, number>((Object.keys(paramAliases) as ParamName[]).map((name, i) => [name, 2 ** i]));
-const aliasBits = new Map<string, number>(Object.entries(paramAliases).flatMap(([name, aliases]) => aliases.map((alias) => [alias, paramBits.get(name as ParamName) as number])));
-if (paramBits.size > 31) throw new Error('a parameter has no bit left: `present` keeps 31 in a number');
+/** Each parameter's index, and each alias's parameter's, for `present`. */
+const paramIndex = new Map<ParamName, number>((Object.keys(paramAliases) as ParamName[]).map((name, i) => [name, i]));
+const aliasIndex = new Map<string, number>(Object.entries(paramAliases).flatMap(([name, aliases]) => aliases.map((alias) => [alias, paramIndex.get(name as ParamName) as number])));
+/** `present` keeps one bit per parameter in 32-bit words, as many as the table needs. */
+const presentWords = Math.ceil(paramIndex.size / 32);
 const presentKey = Symbol('parameters present');
 
 /**
@@ -59,14 +64,26 @@ const presentKey = Symbol('parameters present');
  * and each absent one cost a lookup per alias in both maps. Kept on the request, not
  * enumerable, so a copy with other headers (`{ ...req, headers }`) works its own out.
  */
-function present(req: RequestInfo): number {
-  const held = (req as { [presentKey]?: number })[presentKey];
+function present(req: RequestInfo): Uint32Array {
+  const held = (req as { [presentKey]?: Uint32Array })[presentKey];
   if (held !== undefined) return held;
-  let bits = 0;
-  for (const name of req.headers.keys()) bits |= aliasBits.get(name) ?? 0;
-  for (const name of req.query.keys()) bits |= aliasBits.get(name) ?? 0;
+  const bits = new Uint32Array(presentWords);
+  for (const name of req.headers.keys()) mark(bits, name);
+  for (const name of req.query.keys()) mark(bits, name);
   Object.defineProperty(req, presentKey, { value: bits });
   return bits;
+}
+
+/** Sets the bit of `alias`'s parameter, if it is one (no closure per request: the publish path runs this). */
+function mark(bits: Uint32Array, alias: string): void {
+  const i = aliasIndex.get(alias);
+  if (i !== undefined) bits[i >>> 5] = (bits[i >>> 5] as number) | (1 << (i & 31));
+}
+
+/** Whether `req` names the parameter under any alias. */
+function isPresent(req: RequestInfo, name: ParamName): boolean {
+  const i = paramIndex.get(name) as number;
+  return ((present(req)[i >>> 5] as number) & (1 << (i & 31))) !== 0;
 }
 
 /** The parameter's trimmed value, or '' when absent. RFC 2047 encoded headers are decoded. */
@@ -86,7 +103,7 @@ const asSent = (value: string): string => value;
 
 /** The first non-empty value under any alias, headers (read through `readHeader`) before the query. */
 function lookup(req: RequestInfo, name: ParamName, readHeader: (value: string) => string): string {
-  if ((present(req) & (paramBits.get(name) as number)) === 0) return '';
+  if (!isPresent(req, name)) return '';
   const aliases = paramAliases[name];
   for (const alias of aliases) {
     const value = req.headers.get(alias);

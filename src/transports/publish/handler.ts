@@ -87,12 +87,14 @@ async function publish(
 /** Parses, runs the message's guards, stores the upload and renders the template, then publishes. */
 async function store(gate: Gate, topic: string, sequenceId: string | undefined, body: Body, rest: BodyStream | undefined, guards: PublishGuards): Promise<{ event: Outbound; unifiedPush: boolean }> {
   const { ctx, req } = gate;
-  const { message, cache, deliver, unifiedPush, upload, template, email, call } = parsePublish(req, body, topic, sequenceId, ctx.config);
-  const parsed: ParsedPublish = { gate, unifiedPush, email, call };
+  const { message, cache, deliver, unifiedPush, upload, template, email, call, alert } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  const parsed: ParsedPublish = { gate, unifiedPush, email, call, alert };
   await runGuards(guards.message, parsed); // the e-mail address and call-limit guards resolve the address to mail and the number to call
   if (upload) await storeUpload(gate, message, upload.name, body, rest, guards.upload);
   if (template) await renderTemplated(message, template, body, ctx.config);
+  if (alert) ctx.alerts.prepare(message);
   const event = await ctx.publisher.publish(message, { cache, deliver, unifiedPush });
+  if (alert) await ctx.alerts.start(message, alert, { address: clientAddressOf(ctx, req), user: gate.user?.name ?? '' });
   if (parsed.email) ctx.mailer?.send(message, parsed.email, clientAddressOf(ctx, req)); // queued: the publisher never waits for the relay
   if (parsed.call) ctx.calls?.caller.place(message, parsed.call, gate.user?.name ?? clientAddressOf(ctx, req)); // nor for Twilio
   ctx.log.debug({ topic, id: message.id, cache, scheduled: !deliver }, 'published');

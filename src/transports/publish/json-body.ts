@@ -22,6 +22,10 @@ interface JsonPublish {
   ttl?: string;
   firebase?: string;
   sequence_id?: string;
+  repeat?: string;
+  repeat_until?: string;
+  callback?: string;
+  escalate?: string;
 }
 
 const str = { type: 'string' } as const;
@@ -46,6 +50,10 @@ const validate = new Ajv({ allErrors: false }).compile<JsonPublish>({
     ttl: str,
     firebase: str,
     sequence_id: str,
+    repeat: str,
+    repeat_until: str,
+    callback: str,
+    escalate: str,
   },
 });
 
@@ -63,6 +71,10 @@ const headerOf: Partial<Record<keyof JsonPublish, string>> = {
   ttl: 'x-ttl',
   firebase: 'x-firebase',
   sequence_id: 'x-sequence-id',
+  repeat: 'x-repeat',
+  repeat_until: 'x-repeat-until',
+  callback: 'x-callback',
+  escalate: 'x-escalate',
 };
 
 export interface JsonPublishRequest {

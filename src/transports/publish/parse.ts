@@ -12,6 +12,8 @@ import { forwardAddress } from '../../mail/outbound/address.js';
 import { phoneNumberPattern } from '../../calls/phone-number.js';
 import type { TopicRetention } from '../../model/topic-retention.js';
 import { parseTtl } from './ttl.js';
+import { checkAlertActions, parseAlertRequest, type AlertRequest } from '../../alerts/alert-request.js';
+import type { RepeatConfig } from '../../config/schema.js';
 
 export interface PublishLimits {
   messageSizeLimit: number;
@@ -26,6 +28,9 @@ export interface PublishLimits {
   smtpSender: object | undefined;
   /** Set when X-Call may place calls (twilio-account). */
   twilio: object | undefined;
+  /** Repeated alerts' bounds, and the base URL their Acknowledge button calls. */
+  repeat: RepeatConfig;
+  baseUrl: string;
 }
 
 export interface ParsedPublish {
@@ -43,6 +48,8 @@ export interface ParsedPublish {
   email?: string;
   /** Call this number once published (`X-Call`): a `+number`, or a boolean word for the user's first (see callLimit). */
   call?: string;
+  /** Repeat until acknowledged (`Repeat`). */
+  alert?: AlertRequest;
 }
 
 /**
@@ -88,6 +95,8 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
   if (icon !== '') message.icon = checkedUrl(icon, 'fetch', errors.iconUrlInvalid);
   const email = emailOf(req, limits);
   const call = callOf(req, limits);
+  const alert = parseAlertRequest(req, limits);
+  if (alert && !limits.baseUrl) throw errors.missingBaseUrl; // the Acknowledge button's URL
   const text = param(req, 'message').replaceAll('\\n', '\n');
   const template = templateRequest(req, text);
   // An inline template's priority is itself a template; with a template file it is a priority, which the file may replace.
@@ -130,12 +139,16 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     message.message = text || (message.attachment ? `You received a file: ${message.attachment.name}` : 'triggered');
   }
   if (cache) message.expires = limits.topicRetention.expiresAt(message.time, topic, ttlMs);
+  // A repeat copies a stored message, now: a scheduled, uncached or iOS poll one has none to copy.
+  if (alert && (!deliver || !cache)) throw errors.repeatUnsupported;
+  if (alert) checkAlertActions(message);
   return {
     message, cache, deliver, unifiedPush: boolParam(req, 'unifiedPush', false),
     ...(upload && { upload }), ...(templated && { template: templated }),
     // An iOS poll request is never mailed (ntfy drops the address), nor called.
     ...(email !== '' && pollId === '' && { email }),
     ...(call !== '' && pollId === '' && { call }),
+    ...(alert && { alert }),
   };
 }
 

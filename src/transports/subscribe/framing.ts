@@ -19,8 +19,8 @@ const texts = {
   json: (e: Outbound) => `${e.json}\n`,
   /** Message events carry no `event:` line, so a browser's onmessage sees them; others name their event. */
   sse: (e: Outbound) => `${sseId(e)}${e.head.event === 'message' ? '' : `event: ${e.head.event}\n`}data: ${e.json}\n\n`,
-  /** Only the body, on one line; every other event is an empty line. */
-  raw: (e: Outbound) => (e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : '\n'),
+  /** Only the body, on one line; ntfy's events are empty lines, Tocsin's replay_gap nothing (a raw reader takes each line for a message). */
+  raw: (e: Outbound) => (e.head.event === 'message' ? `${(e.head.message ?? '').replaceAll('\n', ' ')}\n` : e.head.event === 'replay_gap' ? '' : '\n'),
 } as const;
 
 /**

@@ -59,9 +59,11 @@ class HttpStream extends HttpSink implements Connection, KeepaliveSlot {
     this.pushFrame(replayBlock(this.format, replay));
   }
 
-  /** poll=1: one response holding the cached messages. */
+  /** poll=1: one response holding the cached messages, after the replay_gap events. */
   poll(opened: Opened): void {
-    this.ex.send(200, replayBlock(this.format, opened.replay), contentTypes[this.format], truncatedHeader(opened.truncated));
+    const block = replayBlock(this.format, opened.replay);
+    const body = opened.gaps.length === 0 ? block : Buffer.concat([...opened.gaps.map((gap) => gap.frame(this.wireFormat)), block]);
+    this.ex.send(200, body, contentTypes[this.format], truncatedHeader(opened.truncated));
   }
 
   join(topics: readonly string[]): void {

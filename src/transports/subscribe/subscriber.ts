@@ -42,7 +42,7 @@ export interface Connection {
   batch(work: () => void): void;
   /** Sends the replayed messages, after the open event (a stream writes them as one block). */
   replay(replay: Replayed): void;
-  /** poll=1: sends the replay at once and ends. */
+  /** poll=1: sends the replay (after its replay_gap events) at once and ends. */
   poll(opened: Opened): void;
   /** Joins the fan-out groups of `topics` (unfiltered subscriptions): events arrive through them from now on. */
   join(topics: readonly string[]): void;
@@ -223,6 +223,7 @@ export class Subscriber {
     let ended = false;
     connection.batch(() => {
       send(controlOutbound('open', this.topics));
+      opened.gaps.forEach(send);
       connection.replay(opened.replay);
       const held = opened.live$.subscribe({ next: send, complete: () => (this.own ? connection.interrupt() : (ended = true)) });
       if (unfiltered || ended) held.unsubscribe();

@@ -73,8 +73,11 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
         // A replay is paid for before the upgrade (42905 must be an HTTP answer); otherwise
         // the subscription opens with the socket, and the common upgrade stays synchronous.
         opensBeforeAccept: (params) => params.poll || params.since.kind !== 'none',
+        // Never inside res.cork: after an await, cork can close the WebSocket it just made
+        // (uWebSockets#1928). uWS corks the upgrade's writes itself; tools/patch-uws.mjs
+        // takes out the warning this build prints for an upgrade outside a corked callback.
         accept: (subscriber) => {
-          res.cork(() => res.upgrade({ subscriber }, key, protocol, extensions, context));
+          res.upgrade({ subscriber }, key, protocol, extensions, context);
           ctx.metrics?.answered(info.method);
         },
       };
@@ -157,7 +160,10 @@ class WsSocket implements Connection, KeepaliveSlot {
   }
 
   poll(opened: Opened): void {
-    this.ws.cork(() => this.replay(opened.replay));
+    this.ws.cork(() => {
+      opened.gaps.forEach((gap) => this.send(gap));
+      this.replay(opened.replay);
+    });
     this.end(1000);
   }
 

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientProcess, philAccess, runClient } from '../../support/cli-client.js';
 import type { Json } from '../../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../../support/server.js';
+import { LogCapture } from '../../support/log.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 
 /** `tocsin subscribe` as a child process against a real server: what it prints and what its commands see. */
@@ -187,6 +188,26 @@ describe('tocsin subscribe — reconnecting', () => {
     assert.deepEqual([asJson(await sub.stdout.take(20_000)).id, asJson(await sub.stdout.take(10_000)).id], [m2.id, m3.id]);
     const m4 = await publish(`${second.url}/restart`, 'm4');
     assert.equal(asJson(await sub.stdout.take(10_000)).id, m4.id, 'live again, and m1 was not printed twice');
+    sub.stop();
+  });
+});
+
+describe('tocsin subscribe — replay gaps', () => {
+  it('warns of a replay_gap on stderr, streaming and with --poll, and prints the messages kept', async () => {
+    const log = new LogCapture();
+    const t = await startTestServer({ 'manager-interval': '1s', 'topic-retention': [{ topic: 'capped', 'max-messages': 1 }] }, log.logger);
+    after(() => t.server.close());
+    const from = log.records.length;
+    const first = await publish(`${t.url}/capped`, 'first');
+    const kept = await publish(`${t.url}/capped`, 'kept');
+    await log.after(from, (r) => r.msg === 'shared housekeeping' && (r.trimmed as number) > 0, 10_000);
+    const warning = new RegExp(`^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d WARN .*/capped Some notifications could not be recovered: the server no longer holds messages of capped since ${String(first.id)}$`);
+    const polled = await runClient(['sub', '--poll', '--since', String(first.id), `${t.url}/capped`]);
+    assert.deepEqual([polled.code, polled.stdout.trim().split('\n').map(asJson)], [0, [kept]]);
+    assert.match(polled.stderr.trim(), warning);
+    const sub = new ClientProcess(['sub', '--since', String(first.id), `${t.url}/capped`]);
+    assert.match(await sub.stderr.take(10_000), warning);
+    assert.deepEqual(asJson(await sub.stdout.take(10_000)), kept);
     sub.stop();
   });
 });

@@ -20,6 +20,11 @@ export async function ids(cache: MessageCache, topic: string, since: Since, sche
   return (await cache.replay({ topic, since, scheduled, maxBytes: 1e9 })).json.map(idOf);
 }
 
+/** Whether a replay of `topic` since `since` reports a gap. */
+export async function gapOf(cache: MessageCache, topic: string, since: Since): Promise<boolean> {
+  return (await cache.replay({ topic, since, scheduled: false, maxBytes: 1e9 })).gap;
+}
+
 /** The id in a message's JSON. */
 export function idOf(json: string): string {
   return (JSON.parse(json) as Message).id;

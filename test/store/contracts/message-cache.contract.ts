@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { messageJson, type Message } from '../../../src/model/message.js';
 import type { MessageCache } from '../../../src/store/message-cache.js';
-import { entry, idOf, ids, message, now } from './cache-messages.js';
+import { entry, gapOf, idOf, ids, message, now } from './cache-messages.js';
 import { closedAfter, type Open, type SuiteOptions } from './instances.js';
 import { describeSharedMessageCache } from './shared-message-cache.contract.js';
 
@@ -175,6 +175,40 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.deepEqual(await ids(cache, 'trim', { kind: 'all' }), []);
       assert.deepEqual(await ids(cache, 'trim-other', { kind: 'all' }), [other.id], 'other topics keep theirs');
       assert.deepEqual(await cache.trim('nothing-here', 1), { count: 0, newest: 0 });
+    });
+
+    it('replay reports a gap when messages it would have returned were pruned, by time and by id', async () => {
+      const cache = await create();
+      const [gone, kept, newest] = [message('gap-p', { time: now - 100, expires: now - 1 }), message('gap-p', { time: now - 50 }), message('gap-p')];
+      await cache.add([gone, kept, newest].map((m) => entry(m)));
+      await cache.add([entry(message('gap-none', { time: now - 100 }))]);
+      assert.equal(await cache.prune(now), 1);
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'time', time: now - 200 }), true, 'since a time before the pruned message');
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'time', time: now - 100 }), true, 'since the second of the pruned message');
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'time', time: now - 60 }), false, 'since a time after it: complete');
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'id', id: gone.id }), true, 'since the pruned message itself');
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'id', id: kept.id }), false, 'since a message after it: complete');
+      assert.equal(await gapOf(cache, 'gap-p', { kind: 'id', id: 'nosuchid0000' }), true, 'an unknown id, with a drop recorded');
+      assert.equal(await gapOf(cache, 'gap-none', { kind: 'id', id: 'nosuchid0000' }), false, 'an unknown id, nothing dropped');
+      assert.equal(await gapOf(cache, 'gap-none', { kind: 'time', time: now - 200 }), false, 'nothing dropped');
+      for (const since of [{ kind: 'all' }, { kind: 'latest' }, { kind: 'none' }] as const) assert.equal(await gapOf(cache, 'gap-p', since), false, `since=${since.kind} asks for what is kept`);
+      assert.deepEqual(await ids(cache, 'gap-p', { kind: 'id', id: gone.id }), [kept.id, newest.id], 'then the replay of what is kept');
+    });
+
+    it('replay reports a gap when messages it would have returned were trimmed, in commit order within a second', async () => {
+      const cache = await create();
+      const [a, b, c] = [message('gap-t', { time: now - 30 }), message('gap-t', { time: now - 20 }), message('gap-t', { time: now - 10 })];
+      const [d, e, f] = [message('gap-s', { time: now - 5 }), message('gap-s', { time: now - 5 }), message('gap-s', { time: now - 5 })];
+      await cache.add([a, b, c, d, e, f].map((m) => entry(m)));
+      assert.equal((await cache.trim('gap-t', 1)).count, 2);
+      assert.equal((await cache.trim('gap-s', 2)).count, 1);
+      assert.equal(await gapOf(cache, 'gap-t', { kind: 'id', id: a.id }), true);
+      assert.equal(await gapOf(cache, 'gap-t', { kind: 'id', id: c.id }), false);
+      assert.equal(await gapOf(cache, 'gap-t', { kind: 'time', time: now - 25 }), true);
+      assert.equal(await gapOf(cache, 'gap-t', { kind: 'time', time: now - 15 }), false);
+      assert.equal(await gapOf(cache, 'gap-s', { kind: 'id', id: d.id }), true, 'the trimmed one');
+      assert.equal(await gapOf(cache, 'gap-s', { kind: 'id', id: e.id }), false, 'committed after the trimmed one in the same second');
+      assert.deepEqual(await ids(cache, 'gap-s', { kind: 'id', id: d.id }), [e.id, f.id]);
     });
 
     it('dropAttachments removes the attachment entry and keeps the rest of the JSON', async () => {

@@ -4,8 +4,12 @@ import { serverConfig } from '../lib/config.js';
 import { announcement } from '../lib/notifier.js';
 import { navigate, openPages, route } from '../lib/route.js';
 import { session } from '../lib/session.js';
+import { keepSessionAlive } from '../lib/session-renewal.js';
+import { registerServiceWorker } from '../lib/service-worker.js';
 import { useStore } from '../lib/store.js';
-import { connectSubscriptions, subscribe } from '../lib/subscriptions.js';
+import { settings } from '../lib/settings.js';
+import { connectSubscriptions, subscribe, subscriptions, unreadCount } from '../lib/subscriptions.js';
+import { startWebPush } from '../lib/web-push.js';
 import { AccountPage } from '../components/account/AccountPage.js';
 import { Link } from '../components/Link.js';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from '../components/LinkPages.js';
@@ -22,6 +26,10 @@ export function App() {
   const user = useStore(session);
   const [publishing, setPublishing] = useState(false);
   const announced = useStore(announcement);
+  const unread = unreadCount(useStore(subscriptions), useStore(settings).minPriority);
+  useEffect(() => {
+    document.title = unread > 0 ? `(${unread}) Tocsin` : 'Tocsin';
+  }, [unread]);
   // require-login (ntfy 2.15): a visitor who is not logged in sees the login page and the pages of mailed links only.
   const locked = serverConfig.require_login && !user;
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
@@ -29,7 +37,10 @@ export function App() {
     if (shown !== current.page) navigate('login', true);
   }, [shown, current.page]);
   useEffect(() => {
+    registerServiceWorker();
     connectSubscriptions();
+    keepSessionAlive();
+    startWebPush();
     void refreshAccount().catch(() => undefined);
   }, []);
   // Opening /{topic} subscribes to it, as ntfy's web app does.

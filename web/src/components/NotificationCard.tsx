@@ -4,7 +4,9 @@ import { safeHref } from '../lib/links.js';
 import { isMarkdown, type Message } from '../lib/message.js';
 import { ActionButtons } from './ActionButtons.js';
 import { AttachmentView } from './AttachmentView.js';
+import { CardTools } from './CardTools.js';
 import { Markdown } from './Markdown.js';
+import { MessageText } from './MessageText.js';
 
 const priorityNames: Record<number, string> = { 1: 'min', 2: 'low', 4: 'high', 5: 'urgent' };
 
@@ -15,17 +17,18 @@ export function NotificationCard({ message, showTopic }: { message: Message; sho
   // Emojis go before the title, or before the text when there is no title (never both, as ntfy's apps).
   const heading = message.title ? [...emojis, message.title].join(' ') : '';
   return (
-    <article class={`card priority-${priority}`} data-id={message.id}>
+    <article class={`card priority-${priority}${message.unread ? ' unread' : ''}`} data-id={message.id}>
       <header class="card-header">
         <span class="muted">
           {formatTime(message.time)}
           {showTopic && <> · {message.topic}</>}
         </span>
+        {message.unread && <span class="new-badge">new</span>}
         {priorityNames[priority] && <span class={`priority priority-badge-${priority}`}>{priorityNames[priority]}</span>}
       </header>
       {heading && <h3 class="card-title">{heading}</h3>}
       {message.message !== undefined &&
-        (isMarkdown(message) ? <Markdown source={message.message} /> : <div class="message-text">{!message.title && emojis.length > 0 ? `${emojis.join(' ')} ${message.message}` : message.message}</div>)}
+        (isMarkdown(message) ? <Markdown source={message.message} /> : <MessageText text={!message.title && emojis.length > 0 ? `${emojis.join(' ')} ${message.message}` : message.message} />)}
       {message.click &&
         (safeHref(message.click) ? (
           <a class="click" href={safeHref(message.click)} target="_blank" rel="noopener">
@@ -43,6 +46,7 @@ export function NotificationCard({ message, showTopic }: { message: Message; sho
         </div>
       )}
       {message.actions && message.actions.length > 0 && <ActionButtons actions={message.actions} />}
+      <CardTools message={message} />
     </article>
   );
 }

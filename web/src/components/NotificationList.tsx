@@ -1,12 +1,14 @@
+import { useEffect, useState } from 'preact/hooks';
 import { topicUrl } from '../lib/config.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { clearMessages, connectionStates, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { clearMessages, connectionStates, markTopicRead, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
+import { sendTestNotification } from '../lib/test-notification.js';
 import { navigate } from '../lib/route.js';
+import { ConnectionNote, ConnectionState } from './ConnectionNote.js';
 import { Link } from './Link.js';
+import { TopicSettings } from './TopicSettings.js';
 import { NotificationCard } from './NotificationCard.js';
-
-const stateNames = { connecting: 'connecting…', live: 'live', retrying: 'reconnecting…' };
 
 /** The notifications of one topic, or of every subscription (topic undefined), newest first. */
 export function NotificationList({ topic }: { topic: string | undefined }) {
@@ -19,14 +21,28 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
     // Newest first; within a second (times are whole seconds) the later received first.
     .reverse()
     .sort((a, b) => b.time - a.time);
-  const state = topic && states[topic];
+  const status = topic === undefined ? undefined : states[topic];
+  const [testError, setTestError] = useState('');
+  // A topic's page on screen is read: now, on each new message, and when the tab comes back.
+  useEffect(() => {
+    if (topic === undefined) return;
+    const read = (): void => {
+      if (document.visibilityState === 'visible') markTopicRead(topic);
+    };
+    read();
+    document.addEventListener('visibilitychange', read);
+    return () => document.removeEventListener('visibilitychange', read);
+  }, [topic, subs]);
   return (
     <section class="list">
       <div class="list-header">
-        <h2>{topic ?? 'All notifications'}</h2>
-        {state && <span class={`state state-${state}`}>{stateNames[state]}</span>}
+        <h2>{topic === undefined ? 'All notifications' : (shown[0]?.displayName ?? topic)}</h2>
+        {status && <ConnectionState status={status} />}
         {topic && (
           <span class="list-tools">
+            <button type="button" onClick={() => void sendTestNotification(topic).then((error) => setTestError(error ?? ''), (err: unknown) => setTestError(String(err)))}>
+              Send test notification
+            </button>
             <button type="button" onClick={() => clearMessages(topic)}>
               Clear
             </button>
@@ -42,6 +58,23 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
+      {shown[0] && topic !== undefined && <TopicSettings key={topic} sub={shown[0]} />}
+      {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
+      {testError && (
+        <p class="error" role="status">
+          The test notification was not sent: {testError}
+        </p>
+      )}
+      {shown
+        .filter((s) => s.gap)
+        .map((s) => (
+          <p key={`gap-${s.topic}`} class="gap-note" role="status">
+            Some notifications{topic === undefined ? ` of ${s.topic}` : ''} could not be recovered: the server no longer held them when this page reconnected.{' '}
+            <button type="button" onClick={() => setGap(s.topic, false)}>
+              Dismiss
+            </button>
+          </p>
+        ))}
       {all.length > messages.length && (
         <p class="muted hidden-note">
           {all.length - messages.length} below priority {minPriority} hidden by your <Link to="settings">settings</Link>.

@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { askForNotifications, notificationsAllowed } from '../lib/notifier.js';
 import { session } from '../lib/session.js';
+import { defaultHistorySize, historySizes } from '../lib/history.js';
 import { settings, type Settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
+import { NotificationsSection } from './NotificationsSection.js';
 
 const deleteAfterOptions = [
   [0, 'never'],
@@ -19,11 +19,11 @@ const deleteAfterOptions = [
  */
 export function SettingsPage() {
   const current = useStore(settings);
-  const [allowed, setAllowed] = useState(notificationsAllowed());
   const change = (patch: Partial<Settings>): void => {
     const next = { ...settings.value, ...patch };
     settings.set(next);
-    if (session.value && !('theme' in patch)) {
+    // The account keeps ntfy's notification settings; the theme and the history size are this browser's.
+    if (session.value && ('minPriority' in patch || 'deleteAfter' in patch || 'sound' in patch)) {
       const notification = { min_priority: next.minPriority, delete_after: next.deleteAfter, sound: next.sound ? 'ding' : 'none' };
       void api('PATCH', '/v1/account/settings', { body: { notification } }).catch(() => undefined);
     }
@@ -49,6 +49,14 @@ export function SettingsPage() {
           ))}
         </select>
       </label>
+      <label>
+        Keep history in this browser up to
+        <select name="history-size" value={current.historySize ?? defaultHistorySize} onChange={(e) => change({ historySize: Number(e.currentTarget.value) })}>
+          {historySizes.map((size) => (
+            <option value={size}>{size / 500_000} MB, the oldest dropped first</option>
+          ))}
+        </select>
+      </label>
       <label class="inline">
         <input type="checkbox" name="sound" checked={current.sound} onChange={(e) => change({ sound: e.currentTarget.checked })} /> Play a sound for new notifications
       </label>
@@ -60,14 +68,7 @@ export function SettingsPage() {
           <option value="dark">dark</option>
         </select>
       </label>
-      <p>
-        Browser notifications: {allowed ? 'on' : 'off'}{' '}
-        {!allowed && (
-          <button type="button" onClick={() => void askForNotifications().then(setAllowed)}>
-            Allow notifications
-          </button>
-        )}
-      </p>
+      <NotificationsSection />
     </form>
   );
 }

@@ -1,10 +1,22 @@
 import { useState } from 'preact/hooks';
 import { serverConfig } from '../lib/config.js';
+import type { Message } from '../lib/message.js';
 import { navigate, topicName, type Route } from '../lib/route.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
 import { shownMessages, subscribe, subscriptions } from '../lib/subscriptions.js';
 import { Link } from './Link.js';
+
+/** A topic's messages shown, and how many of them are unread (a badge, only when some are). */
+function Counts({ messages }: { messages: readonly Message[] }) {
+  const unread = messages.filter((m) => m.unread).length;
+  return (
+    <>
+      <span class="count">{messages.length}</span>
+      {unread > 0 && <span class="unread-badge" aria-label={`${unread} unread`}>{unread}</span>}
+    </>
+  );
+}
 
 /** The subscribed topics with their message counts, and the field that subscribes to another. */
 export function Sidebar({ current }: { current: Route }) {
@@ -30,7 +42,7 @@ export function Sidebar({ current }: { current: Route }) {
         {subs.map((s) => (
           <li>
             <Link to={s.topic} active={current.page === 'topic' && current.topic === s.topic}>
-              <span class="topic-name">{s.topic}</span> <span class="count">{shownMessages(s.messages, minPriority).length}</span>
+              <span class="topic-name">{s.displayName ?? s.topic}</span> <Counts messages={shownMessages(s.messages, minPriority)} />
             </Link>
           </li>
         ))}

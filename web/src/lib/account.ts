@@ -8,7 +8,7 @@ export interface Account {
   username: string;
   role: string;
   tier?: { code: string; name: string };
-  subscriptions?: { base_url: string; topic: string }[];
+  subscriptions?: { base_url: string; topic: string; display_name?: string | null }[];
   reservations?: { topic: string; everyone: string }[];
   tokens?: { token: string; label?: string; expires?: number; last_access?: number; last_origin?: string; scopes?: TokenScope[] }[];
   emails?: { address: string; primary?: boolean; pending?: boolean }[];
@@ -35,8 +35,8 @@ export async function refreshAccount(): Promise<void> {
 
 /** Logs in as ntfy's web app does: the password buys a token, which the app keeps instead. */
 export async function logIn(username: string, password: string): Promise<void> {
-  const { token } = await api<{ token: string }>('POST', '/v1/account/token', { headers: basicAuth(username, password), body: { label: 'Tocsin web app' } });
-  session.set({ username, token });
+  const { token, expires } = await api<{ token: string; expires?: number }>('POST', '/v1/account/token', { headers: basicAuth(username, password), body: { label: 'Tocsin web app' } });
+  session.set({ username, token, ...(expires !== undefined && { expires }) });
   await refreshAccount();
 }
 

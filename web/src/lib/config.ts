@@ -11,6 +11,9 @@ export interface ServerConfig {
   /** ntfy 2.25: a forgotten password can be reset by a mailed link. */
   enable_reset_password: boolean;
   disallowed_topics: string[];
+  /** Whether the server sends Web Push (web-push-public-key set), and the VAPID key browsers subscribe with. */
+  enable_web_push: boolean;
+  web_push_public_key: string;
 }
 
 declare global {
@@ -29,6 +32,8 @@ export const serverConfig: ServerConfig = window.config ?? {
   enable_emails: false,
   enable_reset_password: false,
   disallowed_topics: [],
+  enable_web_push: false,
+  web_push_public_key: '',
 };
 
 /**

@@ -5,18 +5,37 @@ import { authHeaders, authParam } from './session.js';
 /** Seconds to wait before the nth reconnect: quick at first, then no more than once a minute. */
 const backoffSeconds = [1, 2, 5, 10, 30, 60];
 
-export type ConnectionState = 'connecting' | 'live' | 'retrying';
+/**
+ * `denied`: the server answered 401/403, so retrying with the same credentials is pointless
+ * (a login reconnects every topic); `limited`: it answered 429, retried at `retryAt`.
+ */
+export type ConnectionState = 'connecting' | 'live' | 'retrying' | 'denied' | 'limited';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** When the next attempt starts (ms since the epoch), while retrying or limited. */
+  retryAt?: number;
+}
 
 export interface ConnectionEvents {
   /** A message, or a message_delete / message_clear event; `live` is false for history. */
   onEvent(event: Message, live: boolean): void;
-  onState(state: ConnectionState): void;
+  /** The server no longer held messages this topic missed while away (Tocsin's replay_gap event). */
+  onGap(): void;
+  onState(status: ConnectionStatus): void;
+}
+
+/** Seconds a 429's Retry-After asks for, when it gives a number. */
+function retryAfter(res: Response): number | undefined {
+  const seconds = Number(res.headers.get('Retry-After') ?? NaN);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 /**
  * A topic's subscription: first its history from the server's cache (`poll=1&since=`),
- * then a WebSocket from the last id seen, reopened after a drop (or a failed poll) with
- * `since=` the last id, so the server replays what was published meanwhile.
+ * then a WebSocket from the last id seen. After a drop it polls again from the last id
+ * (which replays what was published meanwhile) before reopening the socket: a browser's
+ * WebSocket hides the HTTP status of a refused upgrade, the poll shows it (401/403/429).
  */
 export class TopicConnection {
   private socket: WebSocket | undefined;
@@ -40,15 +59,18 @@ export class TopicConnection {
   }
 
   private async start(): Promise<void> {
-    this.events.onState('connecting');
+    if (this.attempts === 0) this.events.onState({ state: 'connecting' });
     try {
       const res = await fetch(`${topicUrl(this.topic)}/json?poll=1&since=${encodeURIComponent(this.since)}`, { headers: authHeaders() });
+      if (this.closed) return;
+      if (res.status === 401 || res.status === 403) return this.events.onState({ state: 'denied' });
+      if (res.status === 429) return this.reconnectLater('limited', retryAfter(res));
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       for (const line of (await res.text()).split('\n')) {
         if (line.trim()) this.receive(JSON.parse(line) as Message, false);
       }
     } catch {
-      return this.reconnectLater();
+      return this.reconnectLater('retrying');
     }
     if (!this.closed) this.open();
   }
@@ -63,25 +85,27 @@ export class TopicConnection {
       const event = JSON.parse(e.data) as Message;
       if (event.event === 'open') {
         this.attempts = 0;
-        this.events.onState('live');
+        this.events.onState({ state: 'live' });
       }
       this.receive(event, true);
     };
     socket.onclose = () => {
-      if (this.socket === socket) this.reconnectLater();
+      if (this.socket === socket) this.reconnectLater('retrying');
     };
   }
 
   private receive(event: Message, live: boolean): void {
+    if (event.event === 'replay_gap') return this.events.onGap();
     if (event.event !== 'message' && event.event !== 'message_delete' && event.event !== 'message_clear') return;
     this.since = event.id;
     this.events.onEvent(event, live);
   }
 
-  private reconnectLater(): void {
+  private reconnectLater(state: 'retrying' | 'limited', asked?: number): void {
     if (this.closed) return;
-    this.events.onState('retrying');
-    const delay = backoffSeconds[Math.min(this.attempts++, backoffSeconds.length - 1)] ?? 60;
-    this.retry = setTimeout(() => this.open(), delay * 1000);
+    const delay = asked ?? backoffSeconds[Math.min(this.attempts, backoffSeconds.length - 1)] ?? 60;
+    this.attempts++;
+    this.events.onState({ state, retryAt: Date.now() + delay * 1000 });
+    this.retry = setTimeout(() => void this.start(), delay * 1000);
   }
 }

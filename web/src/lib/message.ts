@@ -15,6 +15,8 @@ export interface Message {
   actions?: Action[];
   attachment?: Attachment;
   content_type?: string;
+  /** Set by the web app, never by the server: received while its topic was not on screen, and not marked read since. */
+  unread?: boolean;
 }
 
 export interface Action {

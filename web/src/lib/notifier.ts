@@ -1,12 +1,29 @@
-import { splitTags } from './emoji.js';
+import { appRoot } from './config.js';
+import { safeHref } from './links.js';
 import type { Message } from './message.js';
+import { notificationContent } from './notification-content.js';
+import { backgroundPush, serviceWorker } from './service-worker.js';
 import { settings } from './settings.js';
 import { Store } from './store.js';
 
-/** Whether the browser may show notifications; asking needs a click (browsers refuse it otherwise). */
-export function notificationsAllowed(): boolean {
-  return 'Notification' in window && Notification.permission === 'granted';
+/**
+ * Whether the browser may show notifications, or why not, told apart as ntfy's web app does
+ * so the settings can say what to do: `ask` needs a click (browsers refuse it otherwise).
+ */
+export type NotificationSupport = 'granted' | 'ask' | 'denied' | 'ios-install' | 'insecure' | 'unsupported';
+
+export function notificationSupport(): NotificationSupport {
+  // iOS (16.4 and later) lets an app added to the Home Screen notify, never a Safari tab.
+  const standalone = (navigator as Navigator & { standalone?: boolean }).standalone;
+  if (standalone === false && navigator.maxTouchPoints > 1) return 'ios-install';
+  // Browsers offer notifications (and service workers, and push) to secure pages only: HTTPS, or localhost.
+  if (!window.isSecureContext) return 'insecure';
+  if (!('Notification' in window)) return 'unsupported';
+  if (Notification.permission === 'denied') return 'denied';
+  return Notification.permission === 'granted' ? 'granted' : 'ask';
 }
+
+export const notificationsAllowed = (): boolean => notificationSupport() === 'granted';
 
 export async function askForNotifications(): Promise<boolean> {
   if (!('Notification' in window)) return false;
@@ -17,21 +34,29 @@ export async function askForNotifications(): Promise<boolean> {
 export const announcement = new Store<string>('');
 
 /**
- * A browser notification for a live message (titled as ntfy's: emojis, then the title or the
- * topic), a chime, and the announcement.
+ * A browser notification for a live message (as the service worker shows a pushed one:
+ * notification-content.ts), a chime, and the announcement. With background notifications on,
+ * the worker shows the message from its push, so the page does not show it twice. The
+ * worker's registration shows it where there is one: Android's Chrome has no other way, and
+ * a click reaches the worker even after the tab closed.
  */
 export function notify(message: Message, open: () => void): void {
   if (settings.value.sound) chime();
-  const { emojis } = splitTags(message.tags);
-  const title = [...emojis, message.title ?? message.topic].join(' ');
   announcement.set(`New notification on ${message.topic}: ${message.title ?? ''} ${message.message ?? ''}`.replace(/\s+/g, ' ').trim());
-  if (!notificationsAllowed()) return;
-  const notification = new Notification(title, { body: message.message ?? '', tag: message.id });
-  notification.onclick = () => {
-    window.focus();
-    if (message.click) window.open(message.click, '_blank', 'noopener');
-    else open();
-  };
+  if (!notificationsAllowed() || backgroundPush.value.active) return;
+  const { title, options } = notificationContent(message, new URL(`${appRoot}${message.topic}`, window.location.origin).href, new URL(`${appRoot}static/icon-192.png`, window.location.origin).href);
+  serviceWorker()
+    .then((registration) => {
+      if (registration) return registration.showNotification(title, options);
+      const notification = new Notification(title, options);
+      notification.onclick = () => {
+        window.focus();
+        const click = safeHref(message.click);
+        if (click) window.open(click, '_blank', 'noopener');
+        else open();
+      };
+    })
+    .catch(() => undefined); // permission withdrawn meanwhile: the chime and the announcement were enough
 }
 
 let audio: AudioContext | undefined;

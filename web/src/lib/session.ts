@@ -4,6 +4,8 @@ import { savedStore } from './saved.js';
 export interface Session {
   username: string;
   token: string;
+  /** When the token runs out (Unix seconds), as the server last said; renewal moves it on (session-renewal.ts). */
+  expires?: number;
 }
 
 export const session = savedStore<Session | null>('session', null);

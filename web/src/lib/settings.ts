@@ -7,7 +7,11 @@ export interface Settings {
   /** Seconds after which received messages are dropped from the list; 0 keeps them. */
   deleteAfter: number;
   sound: boolean;
+  /** Characters of message JSON kept in this browser, the oldest dropped first (history.ts); unset: the default. */
+  historySize?: number;
   theme: 'system' | 'light' | 'dark';
+  /** Messages arrive by Web Push with no tab open (web-push.ts); this browser's choice, not the account's. */
+  backgroundNotifications?: boolean;
 }
 
 export const settings = savedStore<Settings>('settings', { minPriority: 1, deleteAfter: 0, sound: true, theme: 'system' });

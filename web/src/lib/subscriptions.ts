@@ -1,13 +1,14 @@
 import { api, ApiError } from './api.js';
-import { apiBase } from './config.js';
-import { TopicConnection, type ConnectionState } from './connection.js';
+import { apiBase, topicUrl } from './config.js';
+import { TopicConnection, type ConnectionStatus } from './connection.js';
 import type { Message } from './message.js';
 import { announcement, notify } from './notifier.js';
-import { navigate } from './route.js';
+import { navigate, route } from './route.js';
 import { savedStore } from './saved.js';
-import { session } from './session.js';
+import { authHeaders, session } from './session.js';
 import { settings } from './settings.js';
 import { Store } from './store.js';
+import { boundHistory, defaultHistorySize } from './history.js';
 
 /** A subscribed topic with the messages received so far and where to go on from. */
 export interface Subscription {
@@ -15,6 +16,12 @@ export interface Subscription {
   /** The newest id received, or `all` before the first: the `since=` of the next (re)connect. */
   since: string;
   messages: Message[];
+  /** The name the sidebar and the list show instead of the topic (kept in the account too, as ntfy's display_name). */
+  displayName?: string;
+  /** No browser notifications for it; the list still receives its messages. */
+  muted?: boolean;
+  /** Set when a reconnect's replay missed messages the server no longer held (replay_gap), until dismissed. */
+  gap?: boolean;
 }
 
 /** Kept in localStorage: a reload shows the same topics and messages and asks only for what is newer. */
@@ -34,8 +41,8 @@ session.subscribe((value) => {
   loggedIn = value !== null;
 });
 
-/** Each topic's connection state, for the sidebar. */
-export const connectionStates = new Store<Record<string, ConnectionState>>({});
+/** Each topic's connection state, for the list's header. */
+export const connectionStates = new Store<Record<string, ConnectionStatus>>({});
 const connections = new Map<string, TopicConnection>();
 
 /** Opens a connection for every subscription and closes those of removed ones; call once at start. */
@@ -53,14 +60,19 @@ export function connectSubscriptions(): void {
         sub.topic,
         new TopicConnection(sub.topic, sub.since, {
           onEvent: (event, live) => receive(sub.topic, event, live),
-          onState: (state) => connectionStates.update((states) => ({ ...states, [sub.topic]: state })),
+          onGap: () => setGap(sub.topic, true),
+          onState: (status) => connectionStates.update((states) => ({ ...states, [sub.topic]: status })),
         }),
       );
     }
   };
   subscriptions.subscribe(sync);
-  // Logging in or out changes what the topics may be read with: reconnect them all.
-  session.subscribe(() => {
+  // Logging in or out (here or in another tab) changes what the topics may be read with:
+  // reconnect them all with the new credentials. A renewal keeps the token, and the streams.
+  let token = session.value?.token;
+  session.subscribe((value) => {
+    if (value?.token === token) return;
+    token = value?.token;
     for (const connection of connections.values()) connection.close();
     connections.clear();
     sync();
@@ -68,31 +80,90 @@ export function connectSubscriptions(): void {
   sync();
   prune();
   setInterval(prune, 60_000);
+  settings.subscribe(boundStoredHistory);
 }
 
-/** The list's most messages per topic, so localStorage (about 5 MB) never fills. */
-const keptPerTopic = 300;
+/** Whether the visitor sees `topic`'s page now: what arrives there is read as it arrives. */
+const onScreen = (topic: string): boolean => document.visibilityState === 'visible' && route.value.page === 'topic' && route.value.topic === topic;
 
 function receive(topic: string, event: Message, live: boolean): void {
-  const known = subscriptions.value.find((s) => s.topic === topic)?.messages.some((m) => m.id === event.id) ?? false;
+  const sub = subscriptions.value.find((s) => s.topic === topic);
+  const known = sub?.messages.some((m) => m.id === event.id) ?? false;
   subscriptions.update((subs) =>
     subs.map((sub) => {
       if (sub.topic !== topic) return sub;
       let messages = sub.messages;
       if (event.event === 'message_delete') messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
+      // Marked read elsewhere (another device, ntfy's apps, or this page's Mark read).
+      else if (event.event === 'message_clear') messages = messages.map((m) => (m.unread && (m.sequence_id ?? m.id) === event.sequence_id ? { ...m, unread: false } : m));
       else if (event.event === 'message') {
         if (messages.some((m) => m.id === event.id)) return { ...sub, since: event.id };
         // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
-        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), event].slice(-keptPerTopic);
+        const received = onScreen(topic) ? event : { ...event, unread: true };
+        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), received];
       }
       return { ...sub, since: event.id, messages };
     }),
   );
-  if (live && !known && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
+  if (event.event === 'message') boundStoredHistory();
+  if (live && !known && !sub?.muted && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, () => navigate(topic));
 }
 
-/** Drops messages older than the delete-after setting. */
+/** Marks every message of `topic` read in this browser (the visitor opened its page). */
+export function markTopicRead(topic: string): void {
+  if (!subscriptions.value.some((s) => s.topic === topic && s.messages.some((m) => m.unread))) return;
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: s.messages.map((m) => (m.unread ? { ...m, unread: false } : m)) } : s)));
+}
+
+function changeMessages(topic: string, change: (messages: Message[]) => Message[]): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: change(s.messages) } : s)));
+}
+
+/**
+ * Marks one message read here, and everywhere else through ntfy's `/{topic}/{sequence_id}/read`
+ * (a `message_clear` event the other devices and ntfy's apps act on). The server refuses it
+ * to a visitor who may not publish to the topic: then it stays read in this browser only.
+ */
+export function markRead(message: Message): void {
+  changeMessages(message.topic, (messages) => messages.map((m) => (m.id === message.id ? { ...m, unread: false } : m)));
+  void fetch(`${topicUrl(message.topic)}/${encodeURIComponent(message.sequence_id ?? message.id)}/read`, { method: 'PUT', headers: authHeaders() }).catch(() => undefined);
+}
+
+/** Names `topic` in the sidebar and the list (empty: its topic name again), in the account too when logged in. */
+export async function setDisplayName(topic: string, name: string): Promise<void> {
+  const displayName = name.trim() || undefined;
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, displayName } : s)));
+  if (session.value) await api('PATCH', '/v1/account/subscription', { body: { base_url: apiBase, topic, display_name: displayName ?? null } });
+}
+
+export function setMuted(topic: string, muted: boolean): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, muted } : s)));
+}
+
+/** Removes one message from this browser, as ntfy's web app deletes a notification (the server keeps it). */
+export function deleteMessage(message: Message): void {
+  changeMessages(message.topic, (messages) => messages.filter((m) => m.id !== message.id));
+}
+
+/** The unread messages the minimum-priority setting shows, of every topic: the tab title's count. */
+export function unreadCount(subs: readonly Subscription[], minPriority: number): number {
+  return subs.reduce((sum, s) => sum + shownMessages(s.messages, minPriority).filter((m) => m.unread).length, 0);
+}
+
+/** Marks (or, dismissed, unmarks) that `topic` missed notifications the server could not replay. */
+export function setGap(topic: string, gap: boolean): void {
+  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, gap } : s)));
+}
+
+/** Keeps the stored messages within the history-size setting, so localStorage (about 5 MB) never fills. */
+function boundStoredHistory(): void {
+  const bounded = boundHistory(subscriptions.value, settings.value.historySize ?? defaultHistorySize);
+  if (bounded !== subscriptions.value) subscriptions.set(bounded);
+}
+
+/** Drops messages older than the delete-after setting, and the oldest beyond the history size (a smaller one just chosen). */
 function prune(): void {
+  boundStoredHistory();
   const { deleteAfter } = settings.value;
   if (deleteAfter <= 0) return;
   const oldest = Date.now() / 1000 - deleteAfter;
@@ -123,12 +194,12 @@ export function shownMessages(messages: readonly Message[], minPriority: number)
 }
 
 export function clearMessages(topic: string): void {
-  subscriptions.update((subs) => subs.map((s) => (s.topic === topic ? { ...s, messages: [] } : s)));
+  changeMessages(topic, () => []);
 }
 
 /** Adds the subscriptions the account remembers for this server (after logging in, or at start). */
-export function adoptAccountSubscriptions(remembered: readonly { base_url: string; topic: string }[] = []): void {
+export function adoptAccountSubscriptions(remembered: readonly { base_url: string; topic: string; display_name?: string | null }[] = []): void {
   const known = new Set(subscriptions.value.map((s) => s.topic));
   const added = remembered.filter((r) => r.base_url === apiBase && !known.has(r.topic));
-  if (added.length > 0) subscriptions.update((subs) => [...subs, ...added.map((r) => ({ topic: r.topic, since: 'all', messages: [] }))]);
+  if (added.length > 0) subscriptions.update((subs) => [...subs, ...added.map((r) => ({ topic: r.topic, since: 'all', messages: [], displayName: r.display_name ?? undefined }))]);
 }

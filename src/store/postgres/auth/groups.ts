@@ -5,7 +5,7 @@ import type { Grants } from './grants.js';
 import type { Users } from './users.js';
 
 /**
- * Schema version 4: named groups (issue 38) and their members, as the auth-file's version 5
+ * Schema version 6: named groups (issue 38) and their members, as the auth-file's version 5
  * (sqlite/auth/schema.ts): a membership goes with its group or its user by the cascade.
  */
 export const groupsSchema = `

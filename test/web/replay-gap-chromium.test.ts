@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { freshContext, launchBrowser, noChromium, openTopic } from '../support/browser.js';
+import { publish } from '../support/clients.js';
+import { LogCapture } from '../support/log.js';
+import { tempDir, type TestServer } from '../support/server.js';
+import { startWebServer } from '../support/web-server.js';
+
+/**
+ * Issue 37, item 2, in the web app: a topic page that comes back after the server dropped
+ * what it missed says "some notifications could not be recovered", until dismissed.
+ */
+
+const log = new LogCapture();
+const dir = tempDir();
+let s: TestServer;
+let browser: Browser;
+before(async () => {
+  if (noChromium) return;
+  [s, browser] = await Promise.all([startWebServer(dir, { 'manager-interval': '1s', 'topic-retention': [{ topic: 'gap-web', 'max-messages': 1 }] }, log.logger), launchBrowser()]);
+});
+after(() => Promise.all([s?.server.close(), browser?.close()]));
+
+describe('web app in Chromium — replay gaps', { skip: noChromium }, () => {
+  it('shows the note when the messages missed while away were dropped, then the one kept; Dismiss removes it', async () => {
+    const context = await freshContext(browser);
+    const first = await openTopic(context, s.url, 'gap-web');
+    const seen = await publish(`${s.url}/gap-web`, 'seen');
+    await first.locator(`.card[data-id="${seen.json.id}"]`).waitFor();
+    assert.equal(await first.locator('.gap-note').count(), 0, 'a complete replay shows no note');
+    await first.close();
+
+    // Away: two more, of which the housekeeping keeps the newest (max-messages 1).
+    const from = log.records.length;
+    await publish(`${s.url}/gap-web`, 'missed');
+    const kept = await publish(`${s.url}/gap-web`, 'kept');
+    await log.after(from, (r) => r.msg === 'shared housekeeping' && (r.trimmed as number) > 0, 10_000);
+
+    const back = await openTopic(context, s.url, 'gap-web');
+    await back.locator(`.card[data-id="${kept.json.id}"]`).waitFor();
+    const note = back.getByRole('status').filter({ hasText: 'Some notifications could not be recovered' });
+    await note.waitFor();
+    assert.equal(await back.locator('.card').count(), 2, 'the one seen before and the one kept');
+    await note.getByRole('button', { name: 'Dismiss' }).click();
+    await note.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
