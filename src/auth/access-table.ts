@@ -1,5 +1,5 @@
-import { authenticated, everyone, topicPatternRegExp, type Permission } from '../model/access.js';
-import type { AccessEntry, AuthStore } from '../store/auth-store.js';
+import { authenticated, everyone, groupHolder, topicPatternRegExp, type Permission } from '../model/access.js';
+import type { AccessEntry, AuthStore, Membership } from '../store/auth-store.js';
 
 /** One entry as the table matches it: its pattern's length decides between matches, then write over read. */
 interface Rule {
@@ -31,29 +31,44 @@ const moreSpecific = (a: Rule, b: Rule): number => b.length - a.length || Number
  * entry stops counting within the same bound as without the table. The table is rebuilt
  * when the store hands over a different array, once per change.
  *
- * It decides as the store's `permission` does: the user's own entries (and the logged-in
- * users' group's, `*authenticated`, ranked with them by length) before everyone's, then
+ * It decides as the store's `permission` does: the user's own entries (and their groups':
+ * the logged-in users', `*authenticated`, and the named ones they are in (the store's
+ * `memberships()`, remembered and rebuilt alike), ranked with them by length) before everyone's, then
  * the longest pattern, then write before read; `*` matches any run of characters,
  * every other character itself, case-sensitively (ntfy 2.24). The property test holds it
  * to the SQLite store's answers.
  */
 export class AccessTable {
   private built: { from: readonly AccessEntry[]; rules: Map<string, UserRules> } | undefined;
+  private members: { from: readonly Membership[]; holders: Map<string, string[]> } | undefined;
 
-  constructor(private readonly store: Pick<AuthStore, 'accessEntries'>) {}
+  constructor(private readonly store: Pick<AuthStore, 'accessEntries' | 'memberships'>) {}
 
   /** The permission of the entry that decides `topic` for `username`; undefined when none does. */
   async permission(username: string, topic: string): Promise<Permission | undefined> {
-    const entries = await this.store.accessEntries();
+    const [entries, memberships] = await Promise.all([this.store.accessEntries(), this.store.memberships()]);
     if (this.built?.from !== entries) this.built = { from: entries, rules: rulesOf(entries) };
+    if (this.members?.from !== memberships) this.members = { from: memberships, holders: holdersOf(memberships) };
     const rules = this.built.rules;
     if (username === everyone) return decide(rules.get(everyone), topic)?.permission;
-    // The user's own and the logged-in users' group rank together by pattern, the user's own first at equal length.
+    // The user's own and their groups' rank together by pattern, the user's own first at equal length.
+    // Between groups, write before read at equal length.
+    let group: Rule | undefined;
+    for (const holder of [authenticated, ...(this.members.holders.get(username) ?? [])]) {
+      const rule = decide(rules.get(holder), topic);
+      if (rule && (!group || moreSpecific(rule, group) < 0)) group = rule;
+    }
     const own = decide(rules.get(username), topic);
-    const group = decide(rules.get(authenticated), topic);
     const first = own && group ? (group.length > own.length ? group : own) : (own ?? group);
     return first?.permission ?? decide(rules.get(everyone), topic)?.permission;
   }
+}
+
+/** Each user's groups, as the holders of their entries (`*NAME`). */
+function holdersOf(memberships: readonly Membership[]): Map<string, string[]> {
+  const holders = new Map<string, string[]>();
+  for (const { user, group } of memberships) holders.set(user, [...(holders.get(user) ?? []), groupHolder(group)]);
+  return holders;
 }
 
 function rulesOf(entries: readonly AccessEntry[]): Map<string, UserRules> {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { authenticated, everyone, isBuiltIn, parsePermission, permissionName, topicPatternPattern } from '../model/access.js';
+import { authenticated, everyone, groupHolder, holderGroup, isBuiltIn, parsePermission, permissionName, topicPatternPattern } from '../model/access.js';
 import { adminAction, allUsers, existingUser, fail, say, showUsers, userArg, withAuthOptions, type AuthAdmin } from './auth-admin.js';
+import { validName } from './group.js';
 
 const grantedLine: Record<string, string> = {
   'read-write': 'granted read-write access to topic',
@@ -11,7 +12,8 @@ const grantedLine: Record<string, string> = {
 
 /**
  * `tocsin access [USER [TOPIC PERMISSION]]`, `tocsin access --reset [USER [TOPIC]]` (ntfy's
- * cmd/access.go); with `--group authenticated`, the same for every logged-in user's entries.
+ * cmd/access.go); with `--group NAME`, the same for a named group's entries, and with
+ * `--group authenticated` for every logged-in user's.
  */
 export function registerAccess(program: Command): void {
   withAuthOptions(program.command('access'))
@@ -22,7 +24,7 @@ export function registerAccess(program: Command): void {
     .argument('[permission]')
     .argument('[extra...]')
     .option('-r, --reset', 'reset access for user (and topic)')
-    .option('-g, --group <group>', "a group's access instead of a user's: 'authenticated', every logged-in user")
+    .option('-g, --group <group>', "a group's access instead of a user's ('authenticated': every logged-in user)")
     .action(
       adminAction(async (admin, first: string | undefined, second: string | undefined, third: string | undefined, extra: string[], _options, command: Command) => {
         const group = command.opts<{ group?: string }>().group;
@@ -48,7 +50,7 @@ async function grant(admin: AuthAdmin, username: string, topic: string, word: st
   if (!permission) fail('permission must be one of: read-write, read-only, write-only, or deny (or the aliases: read, ro, write, wo, none)');
   if (!topicPatternPattern.test(topic)) fail(`invalid topic or topic pattern ${topic}: letters, digits, - and _ and * only, up to 64`);
   const store = await admin.store();
-  if (!isBuiltIn(username)) {
+  if (!isBuiltIn(username) && holderGroup(username) === undefined) {
     const user = await existingUser(store, username);
     if (user.role === 'admin') fail(`user ${username} is an admin user, access control entries have no effect`);
   }
@@ -66,7 +68,7 @@ async function reset(admin: AuthAdmin, username: string | undefined, topic: stri
     return;
   }
   // ntfy resets first and only then finds the user missing; checking first avoids a "reset" line for nobody.
-  if (!isBuiltIn(username)) await existingUser(store, username);
+  await existingHolder(admin, username);
   await store.resetAccess(username, topic);
   say(topic === undefined ? `reset access for user ${username}` : `reset access for user ${username} and topic ${topic}`);
   say();
@@ -80,12 +82,22 @@ async function show(admin: AuthAdmin, username: string | undefined): Promise<voi
 
 async function showUser(admin: AuthAdmin, username: string): Promise<void> {
   if (username === everyone) return showUsers(admin, [{ name: everyone, role: 'anonymous' }]);
-  if (username === authenticated) return showUsers(admin, [{ name: authenticated, role: 'group' }]);
+  if (username === authenticated || holderGroup(username) !== undefined) {
+    await existingHolder(admin, username);
+    return showUsers(admin, [{ name: username, role: 'group' }]);
+  }
   return showUsers(admin, [await existingUser(await admin.store(), username)]);
 }
 
-/** A `--group` name: only the built-in group of every logged-in user exists so far. */
+/** Fails with ntfy's "user X does not exist" or "group X does not exist" unless the holder of entries `name` exists. */
+async function existingHolder(admin: AuthAdmin, name: string): Promise<void> {
+  const group = holderGroup(name);
+  if (group !== undefined && !(await (await admin.store()).groups()).some((g) => g.name === group)) fail(`group ${group} does not exist`);
+  if (group === undefined && !isBuiltIn(name)) await existingUser(await admin.store(), name);
+}
+
+/** A `--group` name: `authenticated` (or `*authenticated`), every logged-in user, or a named group's. */
 function groupArg(name: string): string {
   if (name === 'authenticated' || name === authenticated) return authenticated;
-  fail(`group ${name} does not exist: the one group is 'authenticated', every logged-in user`);
+  return groupHolder(validName(name));
 }

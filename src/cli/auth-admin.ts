@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type RawValues } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { authenticated, everyone, parsePermission, permissionName, type Permission, type User } from '../model/access.js';
+import { authenticated, everyone, groupHolder, parsePermission, permissionName, type Permission, type User } from '../model/access.js';
 import type { Tier } from '../model/account.js';
 import type { AuthStore } from '../store/auth-store.js';
 import { openAuthStore } from '../store/index.js';
@@ -150,14 +150,15 @@ export async function showUsers(admin: AuthAdmin, users: readonly Listed[]): Pro
 
 /**
  * Every user as ntfy lists them: admins, then everyone (`*`, role anonymous), then the
- * logged-in users' group when it has entries (Tocsin's own, so ntfy's listing is unchanged
- * without them), then users.
+ * logged-in users' group when it has entries, then the named groups (Tocsin's own, so
+ * ntfy's listing is unchanged without them), then users.
  */
 export async function allUsers(store: AuthStore): Promise<Listed[]> {
-  const [users, groupGrants] = await Promise.all([store.users(), store.grants(authenticated)]);
+  const [users, groupGrants, named] = await Promise.all([store.users(), store.grants(authenticated), store.groups()]);
   const admins = users.filter((u) => u.role === 'admin');
-  const group = groupGrants.length > 0 ? [{ name: authenticated, role: 'group' }] : [];
-  return [...admins, { name: everyone, role: 'anonymous' }, ...group, ...users.filter((u) => u.role !== 'admin')];
+  const builtIn = groupGrants.length > 0 ? [{ name: authenticated, role: 'group' }] : [];
+  const groups = named.map((g) => ({ name: groupHolder(g.name), role: 'group' }));
+  return [...admins, { name: everyone, role: 'anonymous' }, ...builtIn, ...groups, ...users.filter((u) => u.role !== 'admin')];
 }
 
 /** A user as listed; `*` has the role `anonymous`, which no stored user has. */

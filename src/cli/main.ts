@@ -15,6 +15,7 @@ if (!clientWords.includes(process.argv[2] ?? '')) {
     import('./serve.js').then((m) => m.registerServe),
     import('./user.js').then((m) => m.registerUser),
     import('./access.js').then((m) => m.registerAccess),
+    import('./group.js').then((m) => m.registerGroup),
     import('./token.js').then((m) => m.registerToken),
     import('./tier.js').then((m) => m.registerTier),
     import('./webpush.js').then((m) => m.registerWebPush),

@@ -26,6 +26,31 @@ export function isBuiltIn(name: string): boolean {
   return name === everyone || name === authenticated;
 }
 
+/**
+ * Named groups (issue 38): up to 64 letters, digits, `-`, `_` and `.`. A group's access
+ * entries are held by `*` and its name, as the built-in group's (`*authenticated`): `*`
+ * is no user-name character, so no user can hold them, and `authenticated` itself is
+ * taken (groupNameError).
+ */
+export const groupNamePattern = /^[-_.a-zA-Z0-9]{1,64}$/;
+
+/** Why `name` cannot be a group's, ntfy-style; undefined when it can. */
+export function groupNameError(name: string): string | undefined {
+  if (!groupNamePattern.test(name)) return `invalid group name ${JSON.stringify(name.slice(0, 80))}: letters, digits, - _ and . only, up to 64`;
+  if (groupHolder(name) === authenticated) return `group name ${name} is reserved for the built-in group of every logged-in user`;
+  return undefined;
+}
+
+/** Who holds a group's access entries: `*` and its name. */
+export function groupHolder(group: string): string {
+  return `*${group}`;
+}
+
+/** The named group whose entries `holder` holds (not the built-in ones); undefined for a user, everyone, or every logged-in user. */
+export function holderGroup(holder: string): string | undefined {
+  return holder.startsWith('*') && !isBuiltIn(holder) ? holder.slice(1) : undefined;
+}
+
 export interface User {
   name: string;
   role: Role;

@@ -64,11 +64,34 @@ export interface ImportedUser {
   created: number;
 }
 
-/** What server.yml provisions (`auth-users`, `auth-access`, `auth-tokens`), checked by the caller. */
+/**
+ * Where a membership comes from: the CLI or the API, server.yml (`auth-groups`), or a
+ * trusted proxy's groups header (kept equal to the header's list at each request).
+ */
+export type MembershipSource = 'manual' | 'provisioned' | 'header';
+
+/** A named group (issue 38): its entries are held by `*NAME` (model/access.ts groupHolder). */
+export interface Group {
+  name: string;
+  /** Member names, sorted. */
+  members: string[];
+  /** Made from server.yml (`auth-groups`): removed only there. */
+  provisioned: boolean;
+}
+
+/** One user's membership of a named group. */
+export interface Membership {
+  group: string;
+  user: string;
+}
+
+/** What server.yml provisions (`auth-users`, `auth-access`, `auth-tokens`, `auth-groups`), checked by the caller. */
 export interface Provisioning {
   users: { name: string; hash: string; role: Role }[];
   grants: { user: string; topic: string; permission: Permission }[];
   tokens: { user: string; token: string; label: string }[];
+  /** None given: none (so earlier provisioned groups go). */
+  groups?: { name: string; members: string[] }[];
 }
 
 /**
@@ -97,8 +120,10 @@ export interface AuthStore {
   touchToken(token: string, when: number, origin: string): Promise<void>;
   /**
    * The entry that decides `topic` for `username`, as ntfy orders them: the user's own
-   * entries before everyone's, then the longest (most specific) pattern, then write
-   * before read. Patterns match case-sensitively, `*` the only wildcard (ntfy 2.24).
+   * entries and those of their groups (`*authenticated` and the named groups they are in)
+   * before everyone's, then the longest (most specific) pattern, the user's own before a
+   * group's at equal length, then write before read. Patterns match case-sensitively, `*`
+   * the only wildcard (ntfy 2.24).
    */
   permission(username: string, topic: string): Promise<Permission | undefined>;
   /**
@@ -109,6 +134,23 @@ export interface AuthStore {
    * flood of made-up names cannot make each request read the whole table.
    */
   accessEntries(): Promise<readonly AccessEntry[]>;
+  /** Every membership of a named group, in no particular order: remembered as `accessEntries` is, for the same table. */
+  memberships(): Promise<readonly Membership[]>;
+  /** The named groups by name. */
+  groups(): Promise<Group[]>;
+  /** `AlreadyExists` when there is one of that name (the caller checks the name). */
+  addGroup(name: string): Promise<void>;
+  /** Removes a group with its members and access entries: `NotFound` for none, `Provisioned` for a provisioned one. */
+  removeGroup(name: string): Promise<void>;
+  /** `NotFound` for a missing group or user; a member already stays as they are. */
+  addMember(group: string, user: string): Promise<void>;
+  /** `NotFound` unless the user is a member, `Provisioned` when server.yml made them one. */
+  removeMember(group: string, user: string): Promise<void>;
+  /**
+   * Makes the user's header memberships those of `groups` that exist, leaving the others
+   * (manual, provisioned) as they are; `NotFound` for a missing user.
+   */
+  syncMemberships(user: string, groups: readonly string[]): Promise<void>;
   users(): Promise<User[]>;
   /** How many users there are (ntfy's ntfy_users_total, without ntfy's row for everyone). */
   userCount(): Promise<number>;
@@ -132,8 +174,9 @@ export interface AuthStore {
   /** Puts the user on tier `code`, or on none with undefined. */
   changeTier(name: string, code: string | undefined): Promise<void>;
   changePrefs(name: string, prefs: Prefs): Promise<void>;
-  /** A user's entries (or everyone's, with `*`), most specific first. */
+  /** A user's entries (or everyone's, with `*`, or a group's, with `*NAME`), most specific first. */
   grants(username: string): Promise<Grant[]>;
+  /** `NotFound` for a missing user or named group. */
   allowAccess(username: string, topic: string, permission: Permission): Promise<void>;
   /** Removes one entry, all of a user's, or every entry of every user. */
   resetAccess(username?: string, topic?: string): Promise<void>;
@@ -210,7 +253,7 @@ export class AlreadyExists extends Error {}
 export class InUse extends Error {}
 /** A provisioned user or token: server.yml owns it, the CLI and the API may not change it. */
 export class Provisioned extends Error {
-  constructor(readonly what: 'user' | 'token') {
+  constructor(readonly what: 'user' | 'token' | 'group' | 'group member') {
     super(`cannot change or delete provisioned ${what}`);
   }
 }

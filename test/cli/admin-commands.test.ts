@@ -177,10 +177,55 @@ describe('tocsin access', () => {
     assert.ok(all.includes(shown('- read-write access to topic team*').join('\n')), `listed with all users: ${all}`);
     assert.deepEqual(await admin('access', ['--reset', '--group', 'authenticated', 'team*']), [0, ['reset access for user *authenticated and topic team*', '', ...shown('- no topic-specific permissions')]]);
     const cases: [string[], string][] = [
-      [['--group', 'ops', 'team', 'rw'], "group ops does not exist: the one group is 'authenticated', every logged-in user"],
+      [['--group', 'nogroup', 'team', 'rw'], 'group nogroup does not exist'],
+      [['--group', 'nogroup'], 'group nogroup does not exist'],
+      [['--group', 'bad/name', 'team', 'rw'], 'invalid group name "bad/name": letters, digits, - _ and . only, up to 64'],
       [['--group', 'authenticated', 'team', 'rw', 'extra'], "too many arguments, please check 'tocsin access --help' for usage details"],
     ];
     for (const [args, message] of cases) assert.deepEqual(await admin('access', args), [1, [message]], args.join(' '));
+  });
+
+  it('--group NAME grants a named group\'s entries, which its members get', async () => {
+    assert.deepEqual(await admin('group', ['add', 'deployers']), [0, ['group deployers added']]);
+    assert.deepEqual(await admin('group', ['member', 'deployers', 'add', 'ben']), [0, ['user ben added to group deployers']]);
+    const shown = ['user *deployers (role: group, tier: none)', '- write-only access to topic deploys'];
+    assert.deepEqual(await admin('access', ['--group', 'deployers', 'deploys', 'wo']), [0, ['granted write-only access to topic deploys', '', ...shown]]);
+    assert.deepEqual(await inStore((s) => s.permission('ben', 'deploys')), { read: false, write: true });
+    assert.deepEqual(await admin('access', ['-g', 'deployers']), [0, shown]);
+    assert.ok((await admin('access', []))[1].join('\n').includes(shown.join('\n')), 'listed with all users');
+    assert.deepEqual(await admin('group', ['remove', 'deployers']), [0, ['group deployers removed']]);
+    assert.equal(await inStore((s) => s.permission('ben', 'deploys')), undefined);
+  });
+});
+
+describe('tocsin group', () => {
+  it('adds, lists and removes groups and members', async () => {
+    assert.deepEqual(await admin('group', ['list']), [0, ['no groups']]);
+    assert.deepEqual(await admin('group', ['add', 'ops']), [0, ['group ops added']]);
+    assert.deepEqual(await admin('group', ['add', 'dev.team']), [0, ['group dev.team added']]);
+    assert.deepEqual(await admin('group', ['member', 'ops', 'add', 'ben']), [0, ['user ben added to group ops']]);
+    assert.deepEqual(await admin('group', ['list']), [0, ['group dev.team', '- no members', 'group ops', '- member ben']]);
+    assert.deepEqual(await admin('group', ['member', 'ops', 'remove', 'ben']), [0, ['user ben removed from group ops']]);
+    assert.deepEqual(await admin('group', ['remove', 'dev.team']), [0, ['group dev.team removed']]);
+    assert.deepEqual(await admin('group', ['remove', 'ops']), [0, ['group ops removed']]);
+  });
+
+  it('refuses bad input', async () => {
+    await admin('group', ['add', 'ops']);
+    const cases: [string[], string][] = [
+      [['add', 'ops'], 'group ops already exists'],
+      [['add', 'authenticated'], 'group name authenticated is reserved for the built-in group of every logged-in user'],
+      [['add', '*ops'], 'invalid group name "*ops": letters, digits, - _ and . only, up to 64'],
+      [['add', 'x'.repeat(65)], `invalid group name "${'x'.repeat(65)}": letters, digits, - _ and . only, up to 64`],
+      [['add', ''], 'invalid group name "": letters, digits, - _ and . only, up to 64'],
+      [['remove', 'nogroup'], 'group nogroup does not exist'],
+      [['member', 'ops', 'add', 'ghost'], 'user ghost does not exist'],
+      [['member', 'nogroup', 'add', 'ben'], 'group nogroup does not exist'],
+      [['member', 'ops', 'remove', 'ben'], 'user ben is not a member of group ops'],
+      [['member', 'ops', 'join', 'ben'], "unknown action join: 'add' or 'remove'"],
+    ];
+    for (const [args, message] of cases) assert.deepEqual(await admin('group', args), [1, [message]], args.join(' '));
+    await admin('group', ['remove', 'ops']);
   });
 });
 

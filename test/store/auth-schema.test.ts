@@ -37,8 +37,8 @@ function schemaOf(file: string): { tables: unknown[]; version: unknown } {
   }
 }
 
-/** The tables of versions 2 (phone numbers), 3 (e-mail addresses, magic links) and 4 (token scopes) and their indexes. */
-const isLater = (t: unknown): boolean => /phones|emails|magic_links|token_scopes/.test((t as { name: string }).name);
+/** The tables of versions 2 (phone numbers), 3 (e-mail addresses, magic links), 4 (token scopes) and 5 (groups) and their indexes. */
+const isLater = (t: unknown): boolean => /phones|emails|magic_links|token_scopes|groups|group_members/.test((t as { name: string }).name);
 
 describe('auth store — schema versions', () => {
   it('a file made before versioning opens at the latest version, its tables of version 1 unchanged and its users, entries and tokens kept', async () => {
@@ -48,13 +48,13 @@ describe('auth store — schema versions', () => {
     assert.equal(before.version, 0);
     // When this store opens it
     const s = open(file);
-    // Then the tables of version 1 stay as they were; version 2 added the phone numbers, 3 the e-mail addresses and magic links, 4 token scopes
+    // Then the tables of version 1 stay as they were; version 2 added the phone numbers, 3 the e-mail addresses and magic links, 4 token scopes, 5 groups
     const after = schemaOf(file);
-    assert.equal(after.version, 4);
+    assert.equal(after.version, 5);
     assert.deepEqual(after.tables.filter((t) => !isLater(t)), before.tables);
     assert.deepEqual(after.tables.filter(isLater).map((t) => (t as { name: string }).name).sort(), [
-      'emails', 'idx_emails_primary_address', 'idx_emails_primary_user', 'idx_magic_links_expires', 'idx_magic_links_user',
-      'magic_links', 'phones', 'sqlite_autoindex_emails_1', 'sqlite_autoindex_magic_links_1', 'sqlite_autoindex_phones_1',
+      'emails', 'group_members', 'groups', 'idx_emails_primary_address', 'idx_emails_primary_user', 'idx_group_members_grp', 'idx_magic_links_expires', 'idx_magic_links_user',
+      'magic_links', 'phones', 'sqlite_autoindex_emails_1', 'sqlite_autoindex_group_members_1', 'sqlite_autoindex_groups_1', 'sqlite_autoindex_magic_links_1', 'sqlite_autoindex_phones_1',
       'sqlite_autoindex_token_scopes_1', 'token_scopes',
     ]);
     assert.deepEqual(await s.phoneNumbers('phil'), []);
@@ -92,7 +92,7 @@ describe('auth store — schema versions', () => {
     const old = copyOfFixture();
     await new SqliteAuthStore(old).close();
     // Then their tables are the same, statement for statement
-    assert.deepEqual(schemaOf(file), { tables: schemaOf(old).tables, version: 4 });
+    assert.deepEqual(schemaOf(file), { tables: schemaOf(old).tables, version: 5 });
   });
 
   it('a file at a version newer than this Tocsin knows stops the open, naming that version, and is left as it was', async () => {
@@ -103,7 +103,7 @@ describe('auth store — schema versions', () => {
     db.pragma('user_version = 7');
     db.close();
     // When this store opens it, then it refuses
-    assert.throws(() => new SqliteAuthStore(file), { message: 'auth-file schema version 7 is newer than this Tocsin (4)' });
+    assert.throws(() => new SqliteAuthStore(file), { message: 'auth-file schema version 7 is newer than this Tocsin (5)' });
     // And the file keeps its version
     assert.equal(schemaOf(file).version, 7);
   });

@@ -42,16 +42,16 @@ describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
     }
   });
 
-  it('a database of schema version 1 gains the e-mail and magic-link tables (version 2), token scopes (version 3), the dropped-message records (version 4) and receipts (version 5) at its next open', async () => {
+  it('a database of schema version 1 gains the e-mail and magic-link tables (version 2), token scopes (version 3), the dropped-message records (version 4), receipts (version 5) and groups (version 6) at its next open', async () => {
     const { store, url } = await node();
     await store.close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     after(() => client.end());
-    await client.query('DROP TABLE emails; DROP TABLE magic_links; ALTER TABLE tokens DROP COLUMN scopes; DROP TABLE topic_drops; DROP TABLE receipts; UPDATE schema_version SET version = 1');
+    await client.query('DROP TABLE emails; DROP TABLE magic_links; ALTER TABLE tokens DROP COLUMN scopes; DROP TABLE topic_drops; DROP TABLE receipts; DROP TABLE group_members; DROP TABLE groups; UPDATE schema_version SET version = 1');
     const reopened = await node(url);
     after(() => reopened.store.close());
-    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 5);
+    assert.equal((await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0]?.version, 6);
     assert.equal((await client.query('SELECT 1 FROM topic_drops')).rowCount, 0, 'the dropped-message records are there, empty');
     assert.equal((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM receipts')).rows[0]?.n, 0);
     const scoped = { token: newToken(), label: '', expires: 0, lastAccess: 0, lastOrigin: '', scopes: [{ topic: 'deploys', permission: { read: false, write: true } }] };
@@ -61,6 +61,9 @@ describe('PostgreSQL auth store', { skip: postgresSkip() }, () => {
     await reopened.store.addMagicLink({ selector: 'sel1', hash: 'ab', kind: 'email-verify', username: 'phil', email: 'phil@example.com', expires: 2 ** 40 });
     assert.equal(await reopened.store.verifyEmail('sel1'), true);
     assert.deepEqual(await reopened.store.emails('phil'), [{ address: 'phil@example.com', primary: true, pending: false }]);
+    await reopened.store.addGroup('ops');
+    await reopened.store.addMember('ops', 'phil');
+    assert.deepEqual(await reopened.store.groups(), [{ name: 'ops', members: ['phil'], provisioned: false }]);
   });
 
   it('a server that does not answer is StoreUnavailableError (503); an SQL error stays itself', async () => {

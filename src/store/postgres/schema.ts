@@ -5,6 +5,7 @@ import { inTransaction } from './pool.js';
 import { attachmentsSchema } from './attachments.js';
 import { authSchema } from './auth/auth-db.js';
 import { emailsSchema } from './auth/emails.js';
+import { groupsSchema } from './auth/groups.js';
 import { tokenScopesSchema } from './auth/tokens.js';
 import { spendLedgerSchema } from './spend-ledger.js';
 import { topicDropsSchema } from './topic-drops.js';
@@ -26,9 +27,9 @@ import { receiptsSchema } from './receipt-store.js';
  * Step `i` takes a database from version `i + 1` to `i + 2`: 2 adds the e-mail addresses
  * and magic links (ntfy 2.25), 3 the scopes of topic-scoped tokens, 4 the records of
  * dropped messages that replay gaps are told by (topic-drops.ts), 5 the receipts of
- * alerts repeated until acknowledged (receipt-store.ts).
+ * alerts repeated until acknowledged (receipt-store.ts), 6 named groups (auth/groups.ts).
  */
-const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, topicDropsSchema, receiptsSchema];
+const migrations: readonly string[] = [emailsSchema, tokenScopesSchema, topicDropsSchema, receiptsSchema, groupsSchema];
 
 const schemaVersion = migrations.length + 1;
 

@@ -1,9 +1,10 @@
-import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../model/access.js';
+import { holderGroup, isBuiltIn, type Grant, type Permission, type Role, type User } from '../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../model/account.js';
-import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, Group, ImportedUser, MagicLink, Membership, Provisioning, Token } from '../auth-store.js';
 import { Emails } from './auth/emails.js';
 import { AuthFile } from './auth/file.js';
 import { Grants } from './auth/grants.js';
+import { Groups } from './auth/groups.js';
 import { Phones } from './auth/phones.js';
 import { Reservations } from './auth/reservations.js';
 import { Tiers } from './auth/tiers.js';
@@ -28,6 +29,7 @@ export class SqliteAuthStore implements AuthStore {
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
   private readonly emailTable: Emails;
+  private readonly groupTable: Groups;
 
   constructor(file: string) {
     this.file = new AuthFile(file);
@@ -38,6 +40,7 @@ export class SqliteAuthStore implements AuthStore {
     this.tokenTable = new Tokens(this.file, this.userTable);
     this.phoneTable = new Phones(this.file, this.userTable);
     this.emailTable = new Emails(this.file, this.userTable);
+    this.groupTable = new Groups(this.file, this.userTable, this.grantTable);
   }
 
   /** Reads remembered now (for tests: bounded). */
@@ -65,6 +68,34 @@ export class SqliteAuthStore implements AuthStore {
     return this.grantTable.all();
   }
 
+  async memberships(): Promise<readonly Membership[]> {
+    return this.groupTable.memberships();
+  }
+
+  async groups(): Promise<Group[]> {
+    return this.groupTable.all();
+  }
+
+  async addGroup(name: string): Promise<void> {
+    this.groupTable.add(name);
+  }
+
+  async removeGroup(name: string): Promise<void> {
+    this.groupTable.remove(name);
+  }
+
+  async addMember(group: string, user: string): Promise<void> {
+    this.groupTable.addMember(group, user);
+  }
+
+  async removeMember(group: string, user: string): Promise<void> {
+    this.groupTable.removeMember(group, user);
+  }
+
+  async syncMemberships(user: string, groups: readonly string[]): Promise<void> {
+    this.groupTable.sync(user, groups);
+  }
+
   async users(): Promise<User[]> {
     return this.userTable.all();
   }
@@ -76,6 +107,7 @@ export class SqliteAuthStore implements AuthStore {
   async provision(p: Provisioning): Promise<void> {
     this.file.transaction(() => {
       this.userTable.provision(p.users);
+      this.groupTable.provision(p.groups ?? []);
       this.grantTable.provision(p.grants);
       this.tokenTable.provision(p.tokens);
     });
@@ -114,7 +146,9 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async allowAccess(username: string, topic: string, p: Permission): Promise<void> {
-    if (!isBuiltIn(username)) this.userTable.mustExist(username);
+    const group = holderGroup(username);
+    if (group !== undefined) this.groupTable.mustExist(group);
+    else if (!isBuiltIn(username)) this.userTable.mustExist(username);
     this.grantTable.put(username, topic, p, null);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { authenticated, newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
+import { authenticated, groupHolder, newToken, tokenMaxCount, tokenPattern } from '../../../src/model/access.js';
 import { AlreadyExists, InUse, NotFound, Provisioned, type AuthStore, type MagicLink, type Token } from '../../../src/store/auth-store.js';
 import { pro } from './auth-fixtures.js';
 import { closedAfter, type Open } from './instances.js';
@@ -176,6 +176,73 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
       assert.deepEqual((await s.accessEntries()).filter((e) => e.user === authenticated).length, 2);
       await s.resetAccess(authenticated, 'team*');
       assert.deepEqual(await s.permission('phil', 'team-a'), none, 'phil\'s t* now decides');
+    });
+
+    it('a named group\'s entries apply to its members only, ranked with the user\'s own and *authenticated\'s by length', async () => {
+      const s = await store();
+      for (const u of ['phil', 'ben']) await s.addUser(u, '$hash', 'user');
+      const [ro, rw, wo, none] = [{ read: true, write: false }, { read: true, write: true }, { read: false, write: true }, { read: false, write: false }];
+      await s.addGroup('ops');
+      await s.addGroup('dev');
+      await assert.rejects(s.addGroup('ops'), AlreadyExists);
+      await s.addMember('ops', 'phil');
+      await s.addMember('ops', 'phil'); // already one: stays
+      await s.addMember('dev', 'phil');
+      await assert.rejects(s.addMember('nope', 'phil'), NotFound);
+      await assert.rejects(s.addMember('ops', 'nobody'), NotFound);
+      await assert.rejects(s.allowAccess(groupHolder('nope'), 'x', rw), NotFound);
+      await s.allowAccess(groupHolder('ops'), 'deploy*', rw);
+      await s.allowAccess(groupHolder('dev'), 'deploys-prod', ro);
+      await s.allowAccess(groupHolder('dev'), 'logs-*', wo);
+      await s.allowAccess(groupHolder('ops'), 'logs*', ro);
+      await s.allowAccess(authenticated, 'logs-a*', none);
+      await s.allowAccess('phil', 'deploy*', none);
+      assert.deepEqual(await s.permission('phil', 'deploys-prod'), ro, 'dev\'s exact topic is longer than ops\' and phil\'s patterns');
+      assert.deepEqual(await s.permission('phil', 'deploy-x'), none, 'at equal length phil\'s own before the group\'s');
+      assert.deepEqual(await s.permission('phil', 'logs-b'), wo, 'dev\'s logs-* is longer than ops\' logs*');
+      assert.deepEqual(await s.permission('phil', 'logs-ab'), none, '*authenticated\'s longer pattern');
+      assert.equal(await s.permission('ben', 'deploys-prod'), undefined, 'ben is in no group');
+      assert.equal(await s.permission('*', 'deploys-prod'), undefined, 'nor is anonymous');
+      assert.deepEqual(await s.groups(), [{ name: 'dev', members: ['phil'], provisioned: false }, { name: 'ops', members: ['phil'], provisioned: false }]);
+      assert.deepEqual((await s.memberships()).map((m) => `${m.group} ${m.user}`).sort(), ['dev phil', 'ops phil']);
+      await s.removeMember('ops', 'phil');
+      await assert.rejects(s.removeMember('ops', 'phil'), NotFound);
+      assert.deepEqual(await s.permission('phil', 'deploy-x'), none);
+      assert.deepEqual(await s.permission('phil', 'logs-c'), wo);
+      await s.removeGroup('dev');
+      await assert.rejects(s.removeGroup('dev'), NotFound);
+      assert.equal(await s.permission('phil', 'logs-c'), undefined);
+      assert.deepEqual(await s.grants(groupHolder('dev')), [], 'its entries went with it');
+      await s.addGroup('dev');
+      assert.deepEqual(await s.groups(), [{ name: 'dev', members: [], provisioned: false }, { name: 'ops', members: [], provisioned: false }], 'a new group of the name has none of the old one\'s members');
+      await s.addMember('ops', 'ben');
+      await s.removeUser('ben');
+      await s.addUser('ben', '$hash', 'user');
+      assert.deepEqual((await s.groups()).find((g) => g.name === 'ops')?.members, [], 'nor a new user of the name the old one\'s groups');
+    });
+
+    it('header memberships follow the list given, leaving manual and provisioned ones; provisioned groups and members are server.yml\'s', async () => {
+      const s = await store();
+      await s.addUser('phil', '$hash', 'user');
+      await s.provision({ users: [{ name: 'ben', hash: '$1', role: 'user' }], grants: [{ user: groupHolder('ops'), topic: 'x', permission: { read: true, write: true } }], tokens: [], groups: [{ name: 'ops', members: ['ben'] }] });
+      await s.addGroup('dev');
+      await s.addGroup('qa');
+      await s.addMember('qa', 'phil');
+      await s.syncMemberships('phil', ['ops', 'dev', 'missing']);
+      const members = async (): Promise<string[]> => (await s.groups()).map((g) => `${g.name}:${g.members.join(',')}`);
+      assert.deepEqual(await members(), ['dev:phil', 'ops:ben,phil', 'qa:phil']);
+      await s.syncMemberships('phil', ['qa']);
+      assert.deepEqual(await members(), ['dev:', 'ops:ben', 'qa:phil'], 'the manual membership of qa stays');
+      await s.syncMemberships('ben', []);
+      assert.deepEqual(await members(), ['dev:', 'ops:ben', 'qa:phil'], 'ben\'s provisioned membership stays');
+      await assert.rejects(s.syncMemberships('nobody', ['ops']), NotFound);
+      await assert.rejects(s.removeMember('ops', 'ben'), Provisioned);
+      await assert.rejects(s.removeGroup('ops'), Provisioned);
+      assert.deepEqual((await s.groups()).find((g) => g.name === 'ops')?.provisioned, true);
+      assert.deepEqual(await s.permission('ben', 'x'), { read: true, write: true });
+      await s.provision({ users: [{ name: 'ben', hash: '$1', role: 'user' }], grants: [], tokens: [], groups: [] });
+      assert.deepEqual(await members(), ['dev:', 'qa:phil'], 'an unlisted provisioned group goes');
+      assert.equal(await s.permission('ben', 'x'), undefined);
     });
 
     it('keeps a token\'s scopes: listed with it, and on the user it authenticates', async () => {

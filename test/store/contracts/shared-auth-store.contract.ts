@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { authenticated, newToken } from '../../../src/model/access.js';
+import { authenticated, groupHolder, newToken } from '../../../src/model/access.js';
 import type { AuthStore, Token } from '../../../src/store/auth-store.js';
 import { pastStaleReadBound } from '../../support/stale-reads.js';
 import { pro } from './auth-fixtures.js';
@@ -38,6 +38,33 @@ const changes: Record<string, Change> = {
     change: (s) => s.allowAccess(authenticated, 'team', rw),
     before: undefined,
     after: rw,
+  },
+  'a new member of a group with a grant': {
+    given: async (s) => {
+      await s.addGroup('ops');
+      await s.allowAccess(groupHolder('ops'), 'deploys', rw);
+    },
+    read: (s) => s.permission('phil', 'deploys'),
+    change: (s) => s.addMember('ops', 'phil'),
+    before: undefined,
+    after: rw,
+  },
+  'a group removal, in the table of every membership (auth-access-cache)': {
+    given: async (s) => {
+      await s.addGroup('ops');
+      await s.addMember('ops', 'phil');
+    },
+    read: (s) => s.memberships(),
+    change: (s) => s.removeGroup('ops'),
+    before: [{ group: 'ops', user: 'phil' }],
+    after: [],
+  },
+  'a membership from a proxy header': {
+    given: (s) => s.addGroup('ops'),
+    read: async (s) => (await s.groups()).map((g) => g.members),
+    change: (s) => s.syncMemberships('phil', ['ops', 'unknown']),
+    before: [[]],
+    after: [['phil']],
   },
   'a scoped token': {
     read: async (s) => (await s.userByToken(tk))?.scopes,

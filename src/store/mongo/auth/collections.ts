@@ -1,7 +1,7 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
 import { everyone, type Role } from '../../../model/access.js';
 import type { Tier } from '../../../model/account.js';
-import type { MagicLinkKind } from '../../auth-store.js';
+import type { MagicLinkKind, MembershipSource } from '../../auth-store.js';
 import { ensureIndexes } from '../indexes.js';
 import { collection } from '../concerns.js';
 
@@ -113,6 +113,26 @@ export interface MagicLinkDoc {
   expires: number;
 }
 
+/**
+ * A named group; `gid` is made anew each time a group of this name is added, and its
+ * memberships count only while it is the group's (as a user's `uid`).
+ */
+export interface GroupDoc {
+  _id: string;
+  gid: string;
+  provisioned: boolean;
+}
+
+/** A membership; `_id` is `gid/uid`, so it is one document per group and user, and never a later group's or user's. */
+export interface MemberDoc {
+  _id: string;
+  group: string;
+  gid: string;
+  user: string;
+  uid: string;
+  source: MembershipSource;
+}
+
 export type TierDoc = Omit<Tier, 'code'> & { _id: string };
 
 /** One document per change, numbered: what other instances poll (changes.ts). */
@@ -131,6 +151,8 @@ export interface AuthCollections {
   primaryEmails: Collection<PrimaryEmailDoc>;
   magicLinks: Collection<MagicLinkDoc>;
   changes: Collection<ChangeDoc>;
+  groups: Collection<GroupDoc>;
+  members: Collection<MemberDoc>;
 }
 
 /** The collections, with the indexes of the lookups that are not by `_id`. */
@@ -145,6 +167,8 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
     primaryEmails: collection(db, 'auth_primary_emails'),
     magicLinks: collection(db, 'auth_magic_links'),
     changes: collection(db, 'auth_changes'),
+    groups: collection(db, 'auth_groups'),
+    members: collection(db, 'auth_group_members'),
   };
   await ensureIndexes(c.users, [{ key: { tier: 1 } }]);
   await ensureIndexes(c.access, [{ key: { user: 1 } }, { key: { owner: 1 } }, { key: { topic: 1 } }]);
@@ -152,6 +176,7 @@ export async function openCollections(db: Db): Promise<AuthCollections> {
   await ensureIndexes(c.phones, [{ key: { user: 1 } }]);
   await ensureIndexes(c.emails, [{ key: { user: 1 } }]);
   await ensureIndexes(c.primaryEmails, [{ key: { uid: 1 } }]);
+  await ensureIndexes(c.members, [{ key: { user: 1 } }, { key: { group: 1 } }]);
   await ensureIndexes(c.magicLinks, [{ key: { uid: 1 } }, { key: { expires: 1 } }]);
   return c;
 }

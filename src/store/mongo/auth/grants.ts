@@ -1,8 +1,9 @@
 import type { Filter } from 'mongodb';
-import { authenticated, everyone, isBuiltIn, type Grant, type Permission } from '../../../model/access.js';
+import { authenticated, everyone, groupHolder, holderGroup, isBuiltIn, type Grant, type Permission } from '../../../model/access.js';
 import type { AccessEntry, Provisioning } from '../../auth-store.js';
 import type { AuthDb } from './auth-db.js';
 import { builtInHolder, type AccessDoc, type Holder } from './collections.js';
+import type { Groups } from './groups.js';
 import { compareText, firstOf } from './order.js';
 import { candidateFilters, matches, patternFields } from './topic-patterns.js';
 import type { Users } from './users.js';
@@ -16,6 +17,7 @@ export class Grants {
   constructor(
     private readonly db: AuthDb,
     private readonly users: Users,
+    private readonly groups: Groups,
   ) {}
 
   private get access() {
@@ -23,17 +25,18 @@ export class Grants {
   }
 
   /**
-   * ntfy's order: the user's own (and, for a user, the logged-in users' group's) before
-   * everyone's, then the longest pattern, the user's own before the group's, then write before read.
+   * ntfy's order: the user's own (and, for a user, their groups': the logged-in users' and
+   * the named ones they are in) before everyone's, then the longest pattern, the user's own
+   * before a group's, then write before read.
    */
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.db.remembered(`p\0${username}\0${topic}`, async () => {
-      const names = username === everyone ? [everyone] : [username, authenticated, everyone];
-      const entries = await this.matching(topic, { user: { $in: names } });
+      const groups = username === everyone ? [] : [authenticated, ...(await this.groups.of(username)).map(groupHolder)];
+      const entries = await this.matching(topic, { user: { $in: [username, everyone, ...groups] } });
       const ordered = entries.sort((a, b) => firstOf(
         Number(a.user === everyone) - Number(b.user === everyone),
         b.topic.length - a.topic.length,
-        Number(a.user === authenticated) - Number(b.user === authenticated),
+        Number(a.user !== username) - Number(b.user !== username),
         Number(b.write) - Number(a.write),
       ));
       for (const e of ordered) if (await this.live(e)) return { read: e.read, write: e.write };
@@ -95,7 +98,7 @@ export class Grants {
    */
   async provision(grants: Provisioning['grants']): Promise<void> {
     for (const g of grants) {
-      const holder = isBuiltIn(g.user) ? builtInHolder(g.user) : await this.users.holder(g.user);
+      const holder = isBuiltIn(g.user) || holderGroup(g.user) !== undefined ? builtInHolder(g.user) : await this.users.holder(g.user);
       await this.put(holder, g.topic, g.permission, null, true);
     }
     await this.access.deleteMany({ provisioned: true, _id: { $nin: grants.map((g) => entryId(g.user, g.topic)) } });

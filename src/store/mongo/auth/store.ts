@@ -1,11 +1,12 @@
 import type { Db } from 'mongodb';
-import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
+import { holderGroup, isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, Group, ImportedUser, MagicLink, Membership, Provisioning, Token } from '../../auth-store.js';
 import { AuthDb } from './auth-db.js';
 import { builtInHolder } from './collections.js';
 import { Emails } from './emails.js';
 import { Grants } from './grants.js';
+import { Groups } from './groups.js';
 import { Phones } from './phones.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
 import { Reservations } from './reservations.js';
@@ -30,6 +31,7 @@ export class MongoAuthStore implements AuthStore {
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
   private readonly emailTable: Emails;
+  private readonly groupTable: Groups;
 
   /**
    * Opens access control on `db`. Its client stays the caller's, unless given as `client`:
@@ -45,7 +47,8 @@ export class MongoAuthStore implements AuthStore {
   ) {
     this.tierTable = new Tiers(db);
     this.userTable = new Users(db, this.tierTable);
-    this.grantTable = new Grants(db, this.userTable);
+    this.groupTable = new Groups(db, this.userTable);
+    this.grantTable = new Grants(db, this.userTable, this.groupTable);
     this.reservationTable = new Reservations(db, this.grantTable, this.userTable);
     this.tokenTable = new Tokens(db, this.userTable);
     this.phoneTable = new Phones(db, this.userTable);
@@ -72,6 +75,34 @@ export class MongoAuthStore implements AuthStore {
     return this.grantTable.all();
   }
 
+  memberships(): Promise<readonly Membership[]> {
+    return this.groupTable.memberships();
+  }
+
+  groups(): Promise<Group[]> {
+    return this.groupTable.all();
+  }
+
+  addGroup(name: string): Promise<void> {
+    return this.db.change(() => this.groupTable.add(name));
+  }
+
+  removeGroup(name: string): Promise<void> {
+    return this.db.change(() => this.groupTable.remove(name));
+  }
+
+  addMember(group: string, user: string): Promise<void> {
+    return this.db.change(() => this.groupTable.addMember(group, user));
+  }
+
+  removeMember(group: string, user: string): Promise<void> {
+    return this.db.change(() => this.groupTable.removeMember(group, user));
+  }
+
+  syncMemberships(user: string, groups: readonly string[]): Promise<void> {
+    return this.db.change(() => this.groupTable.sync(user, groups));
+  }
+
   users(): Promise<User[]> {
     return this.userTable.all();
   }
@@ -81,13 +112,14 @@ export class MongoAuthStore implements AuthStore {
   }
 
   /**
-   * Users, then entries, then tokens, each part adding and updating what is listed before
+   * Users, then groups, then entries, then tokens, each part adding and updating what is listed before
    * it removes what no longer is. Not one transaction as on SQLite: a crash may leave part
    * of it done, which the next start's provisioning (the same, idempotent) completes.
    */
   provision(p: Provisioning): Promise<void> {
     return this.db.change(async () => {
       await this.userTable.provision(p.users);
+      await this.groupTable.provision(p.groups ?? []);
       await this.grantTable.provision(p.grants);
       await this.tokenTable.provision(p.tokens);
     });
@@ -127,7 +159,9 @@ export class MongoAuthStore implements AuthStore {
 
   allowAccess(username: string, topic: string, p: Permission): Promise<void> {
     return this.db.change(async () => {
-      const holder = isBuiltIn(username) ? builtInHolder(username) : await this.userTable.holder(username);
+      const group = holderGroup(username);
+      if (group !== undefined) await this.groupTable.gid(group); // NotFound unless it exists
+      const holder = isBuiltIn(username) || group !== undefined ? builtInHolder(username) : await this.userTable.holder(username);
       await this.grantTable.put(holder, topic, p, null);
     });
   }

@@ -18,8 +18,11 @@ export class Grants {
   permission(username: string, topic: string): Promise<Permission | undefined> {
     return this.db.remembered(`p\0${username}\0${topic}`, async () => {
       const [row] = await this.db.rows<Permission>(
-        `SELECT read, write FROM access WHERE (user_name = $1 OR user_name = '*' OR (user_name = '*authenticated' AND $1 <> '*')) AND ${topicMatches(2)}
-         ORDER BY user_name = '*', length(topic) DESC, user_name = '*authenticated', write DESC LIMIT 1`,
+        // The user's groups: every logged-in user's, and the named ones they are in (held by `*NAME`).
+        `SELECT read, write FROM access
+         WHERE (user_name = $1 OR user_name = '*' OR ($1 <> '*' AND (user_name = '*authenticated' OR user_name IN (SELECT '*' || grp FROM group_members WHERE user_name = $1))))
+           AND ${topicMatches(2)}
+         ORDER BY user_name = '*', length(topic) DESC, user_name <> $1, write DESC LIMIT 1`,
         [username, topic],
       );
       return row && { read: row.read, write: row.write };

@@ -1,11 +1,12 @@
 import type pg from 'pg';
-import { isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
+import { holderGroup, isBuiltIn, type Grant, type Permission, type Role, type User } from '../../../model/access.js';
 import type { Prefs, Reservation, Tier } from '../../../model/account.js';
-import type { AccessEntry, AccountEmail, AuthStore, ImportedUser, MagicLink, Provisioning, Token } from '../../auth-store.js';
+import type { AccessEntry, AccountEmail, AuthStore, Group, ImportedUser, MagicLink, Membership, Provisioning, Token } from '../../auth-store.js';
 import { staleReadBoundMs } from '../../polled-read-cache.js';
 import { AuthDb } from './auth-db.js';
 import { Emails } from './emails.js';
 import { Grants } from './grants.js';
+import { Groups } from './groups.js';
 import { Phones } from './phones.js';
 import { Reservations } from './reservations.js';
 import { Tiers } from './tiers.js';
@@ -28,6 +29,7 @@ export class PostgresAuthStore implements AuthStore {
   private readonly tokenTable: Tokens;
   private readonly phoneTable: Phones;
   private readonly emailTable: Emails;
+  private readonly groupTable: Groups;
 
   /** On the pool of a store whose schema is open (schema.ts); `close` ends the pool only when given `owned`. */
   constructor(
@@ -42,6 +44,7 @@ export class PostgresAuthStore implements AuthStore {
     this.tokenTable = new Tokens(this.db, this.userTable);
     this.phoneTable = new Phones(this.db, this.userTable);
     this.emailTable = new Emails(this.db, this.userTable);
+    this.groupTable = new Groups(this.db, this.userTable, this.grantTable);
   }
 
   user(name: string): Promise<User | undefined> {
@@ -64,6 +67,34 @@ export class PostgresAuthStore implements AuthStore {
     return this.grantTable.all();
   }
 
+  memberships(): Promise<readonly Membership[]> {
+    return this.groupTable.memberships();
+  }
+
+  groups(): Promise<Group[]> {
+    return this.groupTable.all();
+  }
+
+  addGroup(name: string): Promise<void> {
+    return this.groupTable.add(name);
+  }
+
+  removeGroup(name: string): Promise<void> {
+    return this.groupTable.remove(name);
+  }
+
+  addMember(group: string, user: string): Promise<void> {
+    return this.groupTable.addMember(group, user);
+  }
+
+  removeMember(group: string, user: string): Promise<void> {
+    return this.groupTable.removeMember(group, user);
+  }
+
+  syncMemberships(user: string, groups: readonly string[]): Promise<void> {
+    return this.groupTable.sync(user, groups);
+  }
+
   users(): Promise<User[]> {
     return this.userTable.all();
   }
@@ -75,6 +106,7 @@ export class PostgresAuthStore implements AuthStore {
   provision(p: Provisioning): Promise<void> {
     return this.db.change(async (c) => {
       await this.userTable.provision(c, p.users);
+      await this.groupTable.provision(c, p.groups ?? []);
       await this.grantTable.provision(c, p.grants);
       await this.tokenTable.provision(c, p.tokens);
     });
@@ -114,7 +146,9 @@ export class PostgresAuthStore implements AuthStore {
 
   allowAccess(username: string, topic: string, p: Permission): Promise<void> {
     return this.db.change(async (c) => {
-      if (!isBuiltIn(username)) await this.userTable.mustExist(c, username);
+      const group = holderGroup(username);
+      if (group !== undefined) await this.groupTable.mustExist(c, group);
+      else if (!isBuiltIn(username)) await this.userTable.mustExist(c, username);
       await this.grantTable.put(c, username, topic, p, null);
     });
   }

@@ -8,7 +8,7 @@ import type { AuthFile } from './file.js';
  * of its case-insensitive LIKE): GLOB's own `*`, with its other wildcards `?` and `[`
  * bracketed so that they stand for themselves.
  */
-export const topicMatches = `? GLOB replace(replace(topic, '[', '[[]'), '?', '[?]')`;
+export const topicMatches = (param = '?'): string => `${param} GLOB replace(replace(topic, '[', '[[]'), '?', '[?]')`;
 
 /** The access entries (table `access`): who may read or write which topic patterns. */
 export class Grants {
@@ -16,11 +16,13 @@ export class Grants {
 
   permission(username: string, topic: string): Permission | undefined {
     return this.file.remembered(`p\0${username}\0${topic}`, () => {
+      // The user's groups: every logged-in user's, and the named ones they are in (held by `*NAME`).
       const row = this.file.sql(
         `SELECT read, write FROM access
-         WHERE (user = ? OR user = '*' OR (user = '*authenticated' AND ? <> '*')) AND ${topicMatches}
-         ORDER BY user = '*', length(topic) DESC, user = '*authenticated', write DESC LIMIT 1`,
-      ).get(username, username, topic) as { read: number; write: number } | undefined;
+         WHERE (user = @user OR user = '*' OR (@user <> '*' AND (user = '*authenticated' OR user IN (SELECT '*' || grp FROM group_members WHERE user = @user))))
+           AND ${topicMatches('@topic')}
+         ORDER BY user = '*', length(topic) DESC, user <> @user, write DESC LIMIT 1`,
+      ).get({ user: username, topic }) as { read: number; write: number } | undefined;
       return row && { read: row.read === 1, write: row.write === 1 };
     });
   }

@@ -26,7 +26,7 @@ export class Reservations {
   }
 
   othersHaveAccess(username: string, topic: string): boolean {
-    const count = this.file.sql(`SELECT COUNT(*) FROM access WHERE ${topicMatches} AND (owner IS NULL OR owner != ?)`)
+    const count = this.file.sql(`SELECT COUNT(*) FROM access WHERE ${topicMatches()} AND (owner IS NULL OR owner != ?)`)
       .pluck().get(topic, username) as number;
     return count > 0;
   }

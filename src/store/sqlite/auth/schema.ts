@@ -100,8 +100,27 @@ const version4 = `
   );
 `;
 
+/**
+ * Version 5: named groups (issue 38) and their members. A membership goes with its group
+ * or its user by the foreign keys' cascade; `source` says who made it (auth-store.ts
+ * MembershipSource). Keyed by user first: the permission query asks a user's groups.
+ */
+const version5 = `
+  CREATE TABLE groups (
+    name TEXT PRIMARY KEY,
+    provisioned INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE group_members (
+    user TEXT NOT NULL REFERENCES users (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    grp TEXT NOT NULL REFERENCES groups (name) ON DELETE CASCADE,
+    source TEXT NOT NULL,
+    PRIMARY KEY (user, grp)
+  );
+  CREATE INDEX idx_group_members_grp ON group_members (grp);
+`;
+
 /** Step `i` (SQL) takes the file from version `i` to `i + 1`; version 0 is a new or unversioned file. */
-const migrations: readonly string[] = [version1, version2, version3, version4];
+const migrations: readonly string[] = [version1, version2, version3, version4, version5];
 
 export const authSchemaVersion = migrations.length;
 
