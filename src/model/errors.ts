@@ -103,6 +103,9 @@ export const errors = {
   forbidden: row(40301, 403, 'forbidden', `${docs}/publish/#authentication`),
   notFound: row(40401, 404, 'page not found'),
   monitorNotFound: row(40402, 404, 'monitor not found'),
+  // Tocsin's own (issue 38; ntfy has no groups): the admin API's named groups.
+  groupInvalid: row(40067, 400, 'invalid request: group name invalid'),
+  groupNotFound: row(40068, 400, 'invalid request: group or membership does not exist'),
   userExists: row(40901, 409, 'conflict: user already exists'),
   topicReserved: row(40902, 409, 'conflict: access control entry for topic or topic pattern already exists'),
   subscriptionExists: row(40903, 409, 'conflict: topic subscription already exists'),
@@ -113,6 +116,8 @@ export const errors = {
   emailPrimaryElsewhere: row(40908, 409, 'conflict: email address is the primary email on another account'),
   // ntfy's prototype answers 40908, which ntfy 2.25 gave to e-mail addresses; Tocsin keeps codes unique.
   monitorExists: row(40909, 409, 'conflict: monitor already exists'),
+  groupExists: row(40910, 409, 'conflict: group already exists'),
+  provisionedGroupChange: row(40911, 409, 'conflict: cannot change or delete provisioned group or membership'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),
