@@ -91,6 +91,9 @@ export const errors = {
   monitorAlertTopicInvalid: row(40064, 400, 'invalid request: monitor alert topic invalid'),
   monitorAlertPriorityInvalid: row(40065, 400, 'invalid request: monitor alert priority must be 1 to 5'),
   monitorsDisabled: row(40066, 400, 'invalid request: monitors are not enabled'),
+  // Tocsin's own (issue 38; ntfy has no groups): the admin API's named groups.
+  groupInvalid: row(40067, 400, 'invalid request: group name invalid'),
+  groupNotFound: row(40068, 400, 'invalid request: group or membership does not exist'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
   // Tocsin's own (issue 37): the path's message id of an acknowledgement or a receipt.
   messageIdInvalid: row(40091, 400, 'invalid request: message ID invalid'),
@@ -123,6 +126,8 @@ export const errors = {
   emailPrimaryElsewhere: row(40908, 409, 'conflict: email address is the primary email on another account'),
   // ntfy's prototype answers 40908, which ntfy 2.25 gave to e-mail addresses; Tocsin keeps codes unique.
   monitorExists: row(40909, 409, 'conflict: monitor already exists'),
+  groupExists: row(40910, 409, 'conflict: group already exists'),
+  provisionedGroupChange: row(40911, 409, 'conflict: cannot change or delete provisioned group or membership'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),

@@ -6,6 +6,8 @@ import type { RequestInfo } from './http/request.js';
 import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
+import * as adminGroups from './account/admin-groups.js';
+import * as adminTokens from './account/admin-tokens.js';
 import * as emails from './account/emails.js';
 import { requestPasswordReset, resetPassword } from './account/password-reset.js';
 import * as phone from './account/phone.js';
@@ -176,6 +178,13 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/users$/, handle: admin.deleteUser },
   { methods: publishMethods, pattern: /^\/v1\/users\/access$/, handle: admin.allowAccess },
   { methods: ['DELETE'], pattern: /^\/v1\/users\/access$/, handle: admin.resetAccess },
+  { methods: ['GET'], pattern: /^\/v1\/users\/tokens$/, handle: adminTokens.listUserTokens },
+  { methods: ['DELETE'], pattern: /^\/v1\/users\/tokens$/, handle: adminTokens.revokeUserToken },
+  { methods: ['GET'], pattern: /^\/v1\/groups$/, handle: adminGroups.listGroups },
+  { methods: ['POST'], pattern: /^\/v1\/groups$/, handle: adminGroups.addGroup },
+  { methods: ['DELETE'], pattern: /^\/v1\/groups$/, handle: adminGroups.removeGroup },
+  { methods: ['PUT'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.addMember },
+  { methods: ['DELETE'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.removeMember },
   { methods: ['POST'], pattern: /^\/v1\/webpush$/, handle: updateWebPush },
   { methods: ['DELETE'], pattern: /^\/v1\/webpush$/, handle: deleteWebPush },
   { methods: ['GET'], pattern: /^\/v1\/monitors$/, handle: monitors.listMonitors },

@@ -291,7 +291,7 @@ function defined<T extends object>(o: T): Partial<T> {
 }
 
 /** ntfy's apiAccountTokenResponse: empty and zero fields are left out; `scopes` is Tocsin's own. */
-function tokenJson(t: Token): Record<string, unknown> {
+export function tokenJson(t: Token): Record<string, unknown> {
   return {
     token: t.token,
     ...(t.label && { label: t.label }),

@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { bcryptCost, everyone, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { authenticated, bcryptCost, everyone, groupHolder, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
 import { readBuildInfo, type BuildInfo } from '../../build-info.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
@@ -7,6 +7,7 @@ import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
+import { checkedGroup } from './admin-groups.js';
 import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
@@ -87,29 +88,28 @@ export async function deleteUser(ctx: ServerContext, ex: Exchange, req: RequestI
   ex.json(success);
 }
 
-/** PUT/POST /v1/users/access: grants `permission` on `topic` (a pattern) to `username`. */
+/** PUT/POST /v1/users/access: grants `permission` on `topic` (a pattern) to `username`, or to a named `group` (Tocsin's own). */
 export async function allowAccess(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
   await requireAdmin(ctx, req);
   const fields = await body;
   const store = accounts(ctx).store;
-  const user = await existingUser(store, text(fields, 'username'));
+  const holder = await entriesHolder(store, fields);
   const permission = parsePermission(text(fields, 'permission'));
   if (!permission) throw errors.permissionInvalid;
   const topic = text(fields, 'topic');
   if (!topicPatternPattern.test(topic)) throw errors.topicInvalid;
-  await store.allowAccess(user.name, topic, permission);
+  await store.allowAccess(holder, topic, permission);
   ex.json(success);
 }
 
-/** DELETE /v1/users/access: removes `username`'s entry for `topic`, or all of them without one. */
+/** DELETE /v1/users/access: removes `username`'s (or `group`'s) entry for `topic`, or all of them without one. */
 export async function resetAccess(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
   await requireAdmin(ctx, req);
   const fields = await body;
   const store = accounts(ctx).store;
-  const user = await existingUser(store, text(fields, 'username'));
-  await store.resetAccess(user.name, text(fields, 'topic') || undefined);
+  await store.resetAccess(await entriesHolder(store, fields), text(fields, 'topic') || undefined);
   ex.json(success);
 }
 
@@ -122,6 +122,20 @@ async function existingUser(store: AuthStore, username: string): Promise<{ name:
   const user = usernamePattern.test(username) ? await store.user(username) : undefined;
   if (!user) throw errors.userNotFound;
   return user;
+}
+
+/**
+ * Who holds the entries a body names: `group` (issue 38: `authenticated` for every
+ * logged-in user, else a named group, 40067/40068) instead of `username`, as `tocsin access --group`.
+ */
+async function entriesHolder(store: AuthStore, fields: Record<string, unknown>): Promise<string> {
+  const group = text(fields, 'group');
+  if (group === '') return (await existingUser(store, text(fields, 'username'))).name;
+  if (text(fields, 'username') !== '') throw errors.badRequest.wrap('give either "username" or "group"');
+  if (group === 'authenticated') return authenticated;
+  const name = checkedGroup(group);
+  if (!(await store.groups()).some((g) => g.name === name)) throw errors.groupNotFound;
+  return groupHolder(name);
 }
 
 /** A given bcrypt `hash` is stored as is (provisioning tools send one); a password is hashed. */
