@@ -35,8 +35,9 @@ const lingerFromMs = 2;
  * whose body completed in one uWS poll joins, and a light load waits no longer than a turn.
  * Only values queued together (two or more at their turn's end) wait for more, until
  * maxWaitMs after the first arrived or until maxSize are queued: a lone publish on a server
- * set to `cache-batch-timeout: 1s` is answered at once, not a second later (issue 39). A commit that takes a round trip (MongoDB) thus commits batches that
- * grow with the load instead of one turn each behind it. When a commit settles while
+ * set to `cache-batch-timeout: 1s` is answered at once, not a second later (issue 39). A
+ * commit that takes a round trip (MongoDB) thus commits batches that grow with the load
+ * instead of one turn each behind it. When a commit settles while
  * values of the current turn are still arriving, the next one waits for the turn's end to
  * take them too: the rest of that poll's sockets would otherwise wait a whole round trip.
  *
