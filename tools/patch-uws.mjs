@@ -11,10 +11,11 @@
 // 2. Upgrades made after an await. `res.cork(() => res.upgrade(…))` can close the new
 //    WebSocket right after its 101 (uNetworking/uWebSockets#1928, fixed upstream by #1929):
 //    when the socket's memory is reallocated in place, cork's epilogue reads the WebSocket as
-//    the HTTP response's state. Tocsin therefore upgrades without cork (uWS corks the upgrade's
-//    writes by itself and hands the cork to the WebSocket); this build's only objection to
-//    that is a warning on stderr for each upgrade, which the two edits in `res_upgrade<0>`
-//    skip (taking the branch it takes inside a corked callback). Nothing else changes.
+//    the HTTP response's state. Tocsin therefore upgrades without cork (after an await the 101
+//    is then written a header line at a time: more syscalls, the same bytes); this build's
+//    only objection to that is a warning on stderr for each upgrade, which the two edits in
+//    `res_upgrade<0>` skip (taking the branch it takes inside a corked callback). Nothing
+//    else changes.
 //
 // Each edit is checked against the byte it replaces, and the whole file against its
 // SHA-256 before (the original, or the build with only the first fix) and after.

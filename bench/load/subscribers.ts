@@ -80,22 +80,25 @@ function open(url: URL, path: string, websocket: boolean, read: (text: Buffer) =
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     let ready = false;
     let opened = !awaitOpen || path.endsWith('/raw');
-    let tail = Buffer.alloc(0);
+    let tail: Buffer = Buffer.alloc(0);
     let failure: Error | undefined;
     socket.setNoDelay(true);
     const upgrade = websocket ? 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' : '';
     socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${upgrade}\r\n`));
     socket.on('data', (chunk: Buffer) => {
+      const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       if (!ready) {
+        // The status line may come in pieces: an upgrade after an await is written uncorked,
+        // a write per header (see ws.ts).
+        if (text.indexOf('\r\n') < 0) return void (tail = text);
         // A refusal (a 4xx or 5xx) would otherwise count as a subscription that received nothing.
-        if (!/^HTTP\/1\.1 (200|101) /.test(chunk.toString('latin1', 0, 16))) {
+        if (!/^HTTP\/1\.1 (200|101) /.test(text.toString('latin1', 0, 16))) {
           socket.destroy();
-          return reject(new Error(`${path}: ${chunk.toString('utf8', 0, 200)}`));
+          return reject(new Error(`${path}: ${text.toString('utf8', 0, 200)}`));
         }
         ready = true;
         if (opened) resolve();
       }
-      const text = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       if (!opened && text.includes(openEvent)) {
         opened = true;
         resolve();

@@ -74,8 +74,10 @@ export function registerWebSocket(app: TemplatedApp, ctx: ServerContext, guards:
         // the subscription opens with the socket, and the common upgrade stays synchronous.
         opensBeforeAccept: (params) => params.poll || params.since.kind !== 'none',
         // Never inside res.cork: after an await, cork can close the WebSocket it just made
-        // (uWebSockets#1928). uWS corks the upgrade's writes itself; tools/patch-uws.mjs
-        // takes out the warning this build prints for an upgrade outside a corked callback.
+        // (uWebSockets#1928). Inside the upgrade handler uWS has corked the socket already;
+        // after an await the 101 goes out uncorked, a write per header line, which costs a
+        // few syscalls and no correctness. tools/patch-uws.mjs takes out the warning this
+        // build prints for an upgrade outside a corked callback.
         accept: (subscriber) => {
           res.upgrade({ subscriber }, key, protocol, extensions, context);
           ctx.metrics?.answered(info.method);
