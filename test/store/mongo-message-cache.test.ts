@@ -121,6 +121,22 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, many[299]!.topic, { kind: 'all' }), [many[299]!.id]);
   });
 
+  it('cache — a commit of many messages on one topic is written in log inserts FerretDB can index (their ids)', async () => {
+    // given: one commit of 400 short messages on one topic (three nodes' publishers merged
+    // at the log's leader): 400 random ids, as the server makes them, are more than one
+    // index row of FerretDB holds (PostgreSQL compresses the row, so sequential ids would fit)
+    const { cache } = await openCache((await ferretDb()).databaseName('add-ids'));
+    const many = Array.from({ length: 400 }, () => message('busy', { id: randomId() }));
+
+    // when
+    const { seqs } = await cache.add(many.map((m) => entry(m)));
+
+    // then: consecutive positions, every message replayed once, in order
+    assert.deepEqual(seqs, seqs.map((_, i) => (seqs[0] as number) + i));
+    assert.deepEqual(await ids(cache, 'busy', { kind: 'all' }), many.map((m) => m.id));
+    assert.deepEqual(await ids(cache, 'busy', { kind: 'id', id: many[199]!.id }), many.slice(200).map((m) => m.id));
+  });
+
   it('cache — a commit past MongoDB\'s 16 MB document limit is written as several batches, every message stored once', async () => {
     // given: 4,000 messages of 4 KB bodies on one topic: about 17 MB as one document
     const { cache, db } = await openCache((await ferretDb()).databaseName('add-big'));

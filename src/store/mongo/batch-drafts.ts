@@ -1,12 +1,15 @@
 import type { BatchDraft, LogEvent } from './message-log.js';
 
 /**
- * FerretDB 1.24 keeps a batch's whole `topics` array in one PostgreSQL index row, which
- * may not exceed 2,704 bytes (measured: an import batch of 1,000 topics was refused), so a
- * batch's distinct topic names add up to at most this many bytes. MongoDB indexes each
- * element apart and would take any number.
+ * FerretDB 1.24 keeps a batch's whole `topics` array in one PostgreSQL index row, and its
+ * whole `ids` array in another, and a row may not exceed 2,704 bytes (measured: an import
+ * batch of 1,000 topics was refused, and so was one commit of 400 random ids, 6,416
+ * bytes: 4 bytes beside each string, and random ids do not compress). So a batch's distinct
+ * topic names, and its ids, each add up to at most this many bytes, counting those 4:
+ * 128 ids of 12 characters. MongoDB indexes each element apart and would take any number.
  */
-const topicBytesPerBatch = 1024;
+const indexedBytesPerBatch = 2048;
+const elementOverhead = 4;
 
 /**
  * The most a batch's events may weigh, estimated from their strings: far below MongoDB's
@@ -28,19 +31,22 @@ export function batchDrafts(events: readonly LogEvent[]): Omit<BatchDraft, 'clai
   let run: LogEvent[] = [];
   let topics = new Set<string>();
   let topicBytes = 0;
+  let idBytes = 0;
   let bytes = 0;
   for (const e of events) {
-    const newTopic = !topics.has(e.topic);
+    const topicSize = topics.has(e.topic) ? 0 : Buffer.byteLength(e.topic) + elementOverhead;
+    const idSize = Buffer.byteLength(e.id) + elementOverhead;
     const size = Buffer.byteLength(e.json) + e.topic.length + e.id.length + (e.sid?.length ?? 0) + eventOverhead;
-    const full = (newTopic && topicBytes + e.topic.length > topicBytesPerBatch) || bytes + size > bytesPerBatch;
+    const full = topicBytes + topicSize > indexedBytesPerBatch || idBytes + idSize > indexedBytesPerBatch || bytes + size > bytesPerBatch;
     if (full && run.length > 0) {
       runs.push(run);
-      [run, topics, topicBytes, bytes] = [[], new Set(), 0, 0];
+      [run, topics, topicBytes, idBytes, bytes] = [[], new Set(), 0, 0, 0];
     }
     if (!topics.has(e.topic)) {
       topics.add(e.topic);
-      topicBytes += e.topic.length;
+      topicBytes += Buffer.byteLength(e.topic) + elementOverhead;
     }
+    idBytes += idSize;
     bytes += size;
     run.push(e);
   }
