@@ -106,7 +106,14 @@ export interface Trimmed {
  *   and each scheduled message is released or replaced by exactly one of them.
  */
 export interface MessageCache {
-  add(entries: readonly CacheEntry[]): Promise<Added>;
+  /** Commits `entries`; `prepared`: `prepare` already did its part for them. */
+  add(entries: readonly CacheEntry[], prepared?: boolean): Promise<Added>;
+  /**
+   * The part of a commit that needs no position in the log (MongoDB: reserving the ids), so
+   * that it can run while the commit before it inserts (cluster/merged-adds.ts). Nothing of
+   * it is left when it fails. Absent: `add` does everything.
+   */
+  prepare?(entries: readonly CacheEntry[]): Promise<void>;
   /**
    * The ordered log `topic`'s messages commit to, in a store of several (`database-shards`):
    * commits to different logs may be in flight at once (see Publisher). Absent: one log.

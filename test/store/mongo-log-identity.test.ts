@@ -229,4 +229,66 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
     // then: no gap where the rolled-back batch was
     assert.equal(next._id, kept.last + 1);
   });
+
+  it('log — several drafts go in one ordered insert, each after the one before, and are heard of in order', async () => {
+    const db = (await connect()).db((await ferretDb()).databaseName('append-all'));
+    const log = await MessageLog.open(db, 1 << 20);
+    const inserts: number[] = [];
+    const insertMany = log.batches.insertMany.bind(log.batches);
+    log.batches.insertMany = ((docs: LogBatch[], options) => {
+      inserts.push(docs.length);
+      return insertMany(docs, options);
+    }) as typeof log.batches.insertMany;
+    const heard: number[] = [];
+
+    const batches = await log.appendAll([drafted('a', 3), drafted('b', 2), drafted('c', 1)], (b) => heard.push(b._id));
+
+    assert.deepEqual(inserts, [3]);
+    assert.deepEqual(batches.map((b) => b.last - b._id + 1), [3, 2, 1]);
+    assert.deepEqual(batches.slice(1).map((b) => b.after), [batches[0]!.by, batches[1]!.by]);
+    assert.deepEqual(heard, batches.map((b) => b._id));
+    assert.equal(batches[1]!._id, batches[0]!.last + 1);
+    assert.equal(log.head, batches[2]!.last);
+  });
+
+  it('log — a writer that took a position among several drafts keeps it: those before stand, the rest go after it, each once', async () => {
+    // given: a batch of another writer where this process's second draft would go (inserted
+    // directly, standing in for a writer that learnt the first draft's end in between)
+    const db = (await connect()).db((await ferretDb()).databaseName('append-all-raced'));
+    const log = await MessageLog.open(db, 1 << 20);
+    const start = log.head + 1;
+    await log.batches.insertOne({ ...batch(start + 2, start + 2, 'other.1'), events: [] });
+
+    // when
+    const heard: string[] = [];
+    const batches = await log.appendAll([drafted('a', 2), drafted('b', 1)], (b) => heard.push(b.events[0]!.id));
+
+    // then: a where it was chained, the other writer's batch, then b after it; each once
+    assert.deepEqual(batches.map((b) => [b._id, b.events[0]!.id]), [[start, 'a0'], [start + 3, 'b0']]);
+    assert.deepEqual(heard, ['a0', 'b0']);
+    assert.equal(await log.batches.countDocuments({ 'events.id': 'b0' }), 1);
+  });
+
+  it('log — several drafts whose insert the driver retried after a lost answer, refused by FerretDB as held, are appended once (a stubbed insertMany stands in for the retry)', async () => {
+    const db = (await connect()).db((await ferretDb()).databaseName('append-all-retried'));
+    const log = await MessageLog.open(db, 1 << 20);
+    const insertMany = log.batches.insertMany.bind(log.batches);
+    log.batches.insertMany = (async (docs: LogBatch[], options) => {
+      log.batches.insertMany = insertMany;
+      await insertMany(docs, options);
+      return insertMany(docs, options);
+    }) as typeof log.batches.insertMany;
+
+    const batches = await log.appendAll([drafted('a', 1), drafted('b', 1)], () => undefined);
+
+    assert.deepEqual(batches.map((b) => b.events[0]!.id), ['a0', 'b0']);
+    assert.equal(await log.batches.countDocuments({ 'events.id': { $in: ['a0', 'b0'] } }), 2);
+    assert.equal((await log.append({ events: [] }))._id, batches[1]!.last + 1);
+  });
 });
+
+/** A draft of `count` stored events on topic `name`, ids `${name}0`…. */
+function drafted(name: string, count: number): Omit<LogBatch, '_id' | 'last' | 'by' | 'after' | 'claim'> {
+  const events = Array.from({ length: count }, (_, i) => ({ id: `${name}${i}`, topic: name, time: 1, expires: 0, json: '{}', kind: 'stored' as const }));
+  return { topics: [name], ids: events.map((e) => e.id), events };
+}

@@ -66,10 +66,15 @@ export class MongoMessageCache implements MessageCache {
     return this.shards.index(topic);
   }
 
-  async add(entries: readonly CacheEntry[]): Promise<Added> {
+  /** Reserves the ids of `entries` (see MessageIds). */
+  prepare(entries: readonly CacheEntry[]): Promise<void> {
+    return writing(() => this.ids.reserve(entries.map(({ message: m }) => ({ id: m.id, expires: m.expires ?? 0 }))));
+  }
+
+  async add(entries: readonly CacheEntry[], prepared = false): Promise<Added> {
+    if (!prepared) await this.prepare(entries);
     const events = entries.map(toEvent);
     const ids = events.map(({ id, expires }) => ({ id, expires }));
-    await writing(() => this.ids.reserve(ids));
     const appended: LogBatch[] = [];
     const replaced = await this.insert(entries, events, appended).catch(async (err: unknown) => {
       const kept = new Set(appended.flatMap((b) => b.ids ?? []));
@@ -88,14 +93,20 @@ export class MongoMessageCache implements MessageCache {
   /**
    * The batch's log inserts into `appended`, after the claims of the waiting messages it
    * replaces; answers those. Each shard's events go to its log, all logs at once. A batch
-   * too big for one document is written as several in order (batch-drafts.ts): should one
-   * fail, those before it (and other logs' inserts) stand, committed and delivered, though
-   * the publishes of the whole batch fail (as a write whose acknowledgement was lost).
+   * too big for one document is written as several in order, in one round trip
+   * (batch-drafts.ts, MessageLog.appendAll): should one fail, those before it (and other
+   * logs' inserts) stand, committed and delivered, though the publishes of the whole batch
+   * fail (as a write whose acknowledgement was lost).
    */
   private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
     const replaced = await this.replaceWaiting(entries, events);
     await this.eachLog(events, async (log, own) => {
-      for (const draft of batchDrafts(own)) appended.push(await this.counted(draft.events, () => log.append(draft)));
+      const mine: LogBatch[] = [];
+      const committed = (batch: LogBatch): void => {
+        mine.push(batch);
+        appended.push(batch);
+      };
+      await this.counted(own, () => log.appendAll(batchDrafts(own), committed), () => mine.flatMap((b) => b.events));
     });
     return replaced;
   }
@@ -110,13 +121,15 @@ export class MongoMessageCache implements MessageCache {
   /**
    * Runs `write`, a log insert of `events`, with the events counted in the tallies: their
    * write goes beside the insert, and a second one takes them back out if the insert did
-   * not happen (failed, or answered undefined: a claim already taken).
+   * not happen (failed, or answered undefined: a claim already taken), but for those
+   * `committed` names (the batches of several that did commit before one failed).
    */
-  private async counted<T extends LogBatch | undefined>(events: readonly LogEvent[], write: () => Promise<T>): Promise<T> {
+  private async counted<T extends LogBatch | LogBatch[] | undefined>(events: readonly LogEvent[], write: () => Promise<T>, committed: () => readonly LogEvent[] = () => []): Promise<T> {
     const uncount = this.tallies.count(events);
     const tallied = this.tallies.flush().catch(this.onError);
     const undo = async (): Promise<void> => {
       uncount();
+      this.tallies.count(committed());
       await this.tallies.flush().catch(this.onError);
     };
     try {

@@ -321,17 +321,60 @@ export class MessageLog {
     }
   }
 
-  private async next(draft: BatchDraft): Promise<LogBatch> {
-    if (this.stale) await this.reload();
-    const { last, by } = this.known;
-    const first = last + 1;
-    return {
-      _id: first,
-      last: first + Math.max(1, draft.events.length) - 1,
-      by: `${this.writer}.${++this.inserts}`,
-      ...(by !== undefined && { after: by }),
-      ...draft,
+  /**
+   * Inserts `drafts` as the next batches, in order, in one round trip (an ordered
+   * insertMany) unless another writer takes a position among them: then those before it
+   * stand and the rest are appended one by one after it. `committed` hears of each batch
+   * as it commits, so a caller knows which did when a later one fails.
+   */
+  async appendAll(drafts: readonly Omit<BatchDraft, 'claim'>[], committed: (batch: LogBatch) => void): Promise<LogBatch[]> {
+    const done: LogBatch[] = [];
+    const commit = (batch: LogBatch): void => {
+      done.push(batch);
+      committed(batch);
     };
+    if (drafts.length > 1) {
+      const batches = await this.chain(drafts);
+      try {
+        await this.batches.insertMany(batches, { ordered: true });
+        for (const batch of batches) commit(this.inserted(batch));
+        return done;
+      } catch (err) {
+        if (!isDuplicateKey(err)) {
+          this.stale = true;
+          await this.reload().catch(() => undefined);
+          throw err;
+        }
+        // Those before the refused one stand, and any the driver's retry found written.
+        for (const batch of batches) {
+          if ((await this.at(batch._id))?.by !== batch.by) break;
+          commit(this.inserted(batch));
+        }
+      }
+    }
+    for (const draft of drafts.slice(done.length)) commit(await this.append(draft));
+    return done;
+  }
+
+  private async next(draft: BatchDraft): Promise<LogBatch> {
+    return (await this.chain([draft]))[0] as LogBatch;
+  }
+
+  /** `drafts` as the batches that would follow the newest this process knows, each after the one before. */
+  private async chain(drafts: readonly BatchDraft[]): Promise<LogBatch[]> {
+    if (this.stale) await this.reload();
+    let { last, by } = this.known;
+    return drafts.map((draft) => {
+      const batch: LogBatch = {
+        _id: last + 1,
+        last: last + Math.max(1, draft.events.length),
+        by: `${this.writer}.${++this.inserts}`,
+        ...(by !== undefined && { after: by }),
+        ...draft,
+      };
+      ({ last, by } = batch);
+      return batch;
+    });
   }
 
   /** False when the batch's position (or claim) was taken; the next try starts after the newest batch. */
@@ -364,11 +407,17 @@ export class MessageLog {
         return false;
       }
     }
+    this.inserted(batch);
+    return true;
+  }
+
+  /** Takes note of `batch`, which this process inserted: the chain goes on after it, the tail and listeners get it. */
+  private inserted(batch: LogBatch): LogBatch {
     this.learn(batch);
     if (batch._id > this.tailAt) this.held.put(batch);
     this.heads.note(batch);
     for (const listener of this.appended) listener(batch);
-    return true;
+    return batch;
   }
 }
 
