@@ -35,7 +35,9 @@ export function App() {
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
   useEffect(() => {
     if (shown !== current.page) navigate('login', true);
-  }, [shown, current.page]);
+    // Logged in meanwhile (a proxy vouched for the visitor at start): no login page.
+    else if (user && current.page === 'login') navigate('', true);
+  }, [shown, current.page, user]);
   useEffect(() => {
     registerServiceWorker();
     connectSubscriptions();
