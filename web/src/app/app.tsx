@@ -35,8 +35,8 @@ export function App() {
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
   useEffect(() => {
     if (shown !== current.page) navigate('login', true);
-    // Logged in meanwhile (a proxy vouched for the visitor at start): no login page.
-    else if (user && current.page === 'login') navigate('', true);
+    // A proxy vouched for the visitor (after require-login sent them here at start): no login page.
+    else if (user?.proxied && current.page === 'login') navigate('', true);
   }, [shown, current.page, user]);
   useEffect(() => {
     registerServiceWorker();
