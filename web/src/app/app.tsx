@@ -62,16 +62,18 @@ export function App() {
           </button>
         )}
         <ThemeToggle />
-        {serverConfig.enable_login &&
-          (user ? (
-            <Link to="account" active={current.page === 'account'}>
-              {user.username}
-            </Link>
-          ) : (
+        {/* A user the proxy logged in has an account even where enable-login offers no login. */}
+        {user ? (
+          <Link to="account" active={current.page === 'account'}>
+            {user.username}
+          </Link>
+        ) : (
+          serverConfig.enable_login && (
             <Link to="login" active={current.page === 'login'}>
               Log in
             </Link>
-          ))}
+          )
+        )}
       </header>
       {!locked && <Sidebar current={current} />}
       <main>
