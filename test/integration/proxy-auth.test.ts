@@ -49,24 +49,25 @@ describe('proxy auth — the header from a trusted proxy names the user', () => 
     assert.deepEqual(await publish(s, 'phil-only', as('ben')), [401, 40101], 'an unknown user without auto-create');
   });
 
-  it('subscribes as the named user over WebSocket, JSON and SSE', async () => {
+  it('subscribes as the named user over WebSocket, JSON, SSE and raw', async () => {
     const ws = new WsStream(`${s.url}/phil-only/ws`, as('phil'));
     assert.equal((await ws.next()).event, 'open');
-    const json = new LineStream(`${s.url}/phil-only/json`, { headers: as('phil') });
-    const sse = new LineStream(`${s.url}/phil-only/sse`, { headers: as('phil') });
-    assert.deepEqual([(await json.response).status, (await sse.response).status], [200, 200]);
+    const streams = ['json', 'sse', 'raw'].map((format) => new LineStream(`${s.url}/phil-only/${format}`, { headers: as('phil') }));
+    assert.deepEqual(await Promise.all(streams.map(async (stream) => (await stream.response).status)), [200, 200, 200]);
     await publish(s, 'phil-only', as('phil'));
     const frame = await ws.next();
     assert.deepEqual([frame.event, frame.message], ['message', 'hi']);
     ws.close();
-    json.close();
-    sse.close();
+    for (const stream of streams) stream.close();
     assert.equal((await fetch(`${s.url}/phil-only/json?poll=1`)).status, 403);
   });
 
-  it('the account API answers the proxied user, and /v1/config tells the web app where logout goes', async () => {
+  it('the account API answers the proxied user and makes them tokens, and /v1/config tells the web app where logout goes', async () => {
     const [, account] = await apiCall(s.url, 'GET', '/v1/account', undefined, undefined, as('phil'));
     assert.deepEqual([account.username, account.role], ['phil', 'user']);
+    const [status, made] = await apiCall(s.url, 'POST', '/v1/account/token', undefined, { label: 'cli' }, as('phil'));
+    assert.equal(status, 200);
+    assert.deepEqual(await publish(s, 'phil-only', { Authorization: `Bearer ${String(made.token)}` }), [200, undefined], 'a token the proxied user made works without the proxy');
     const [, config] = await apiCall(s.url, 'GET', '/v1/config');
     assert.equal(config.auth_logout_url, 'https://sso.example.com/logout');
     const script = await (await fetch(`${s.url}/config.js`)).text();
