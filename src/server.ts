@@ -118,7 +118,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       authFailures: config.authFailureLimit,
       accountActions: config.accountActionLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
-    }, config.authAccessCache),
+    }, config.authAccessCache, config.proxyAuth),
     flusher,
     fanout: new StreamFanout(hub, flusher),
     keepalives: new Keepalives(config.keepaliveIntervalMs),

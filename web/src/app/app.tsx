@@ -35,7 +35,9 @@ export function App() {
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
   useEffect(() => {
     if (shown !== current.page) navigate('login', true);
-  }, [shown, current.page]);
+    // A proxy vouched for the visitor (after require-login sent them here at start): no login page.
+    else if (user?.proxied && current.page === 'login') navigate('', true);
+  }, [shown, current.page, user]);
   useEffect(() => {
     registerServiceWorker();
     connectSubscriptions();
@@ -60,16 +62,18 @@ export function App() {
           </button>
         )}
         <ThemeToggle />
-        {serverConfig.enable_login &&
-          (user ? (
-            <Link to="account" active={current.page === 'account'}>
-              {user.username}
-            </Link>
-          ) : (
+        {/* A user the proxy logged in has an account even where enable-login offers no login. */}
+        {user ? (
+          <Link to="account" active={current.page === 'account'}>
+            {user.username}
+          </Link>
+        ) : (
+          serverConfig.enable_login && (
             <Link to="login" active={current.page === 'login'}>
               Log in
             </Link>
-          ))}
+          )
+        )}
       </header>
       {!locked && <Sidebar current={current} />}
       <main>

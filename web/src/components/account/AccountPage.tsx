@@ -35,11 +35,12 @@ export function AccountPage() {
           Log out
         </button>
       </div>
-      <PasswordSection />
+      {/* A user the proxy logged in knows no password here (a random one was made for them). */}
+      {!user.proxied && <PasswordSection />}
       {serverConfig.enable_emails && <EmailsSection emails={current.emails} />}
       <TokensSection tokens={current.tokens} />
       {serverConfig.enable_reservations && <ReservationsSection account={current} />}
-      <DeleteAccountSection />
+      {!user.proxied && <DeleteAccountSection />}
     </div>
   );
 }
