@@ -12,9 +12,13 @@ export const noChromium: string | undefined = existsSync(chromiumPath)
   ? undefined
   : `no Chromium at ${chromiumPath}: the web app's browser tests skip (apt-get install chromium, or set CHROMIUM_PATH)`;
 
-/** A headless Chromium: one per test file, launched in a top-level `before`, closed in its `after`. */
+/**
+ * A headless Chromium: one per test file, launched in a top-level `before`, closed in its `after`.
+ * In American English whatever the machine's locale, as the tests read the app's English
+ * (it follows the browser's language); a context's `locale` still overrides it.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--lang=en-US'], env: { ...process.env, LANG: 'en_US.UTF-8', LANGUAGE: 'en_US' } });
 }
 
 /**
@@ -46,9 +50,9 @@ export async function logInAs(context: BrowserContext, baseUrl: string, username
   return page;
 }
 
-/** A fresh browser profile (its own localStorage) that fails the test on any page error. */
+/** A fresh browser profile (its own localStorage, in American English unless `options` say otherwise) that fails the test on any page error. */
 export async function freshContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ locale: 'en-US', ...options });
   context.on('weberror', (err) => {
     throw new Error(`page error: ${err.error().message}`);
   });
