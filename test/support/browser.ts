@@ -12,13 +12,9 @@ export const noChromium: string | undefined = existsSync(chromiumPath)
   ? undefined
   : `no Chromium at ${chromiumPath}: the web app's browser tests skip (apt-get install chromium, or set CHROMIUM_PATH)`;
 
-/**
- * A headless Chromium: one per test file, launched in a top-level `before`, closed in its `after`.
- * In American English whatever the machine's locale, as the tests read the app's English
- * (it follows the browser's language); a context's `locale` still overrides it.
- */
+/** A headless Chromium: one per test file, launched in a top-level `before`, closed in its `after`. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--lang=en-US'], env: { ...process.env, LANG: 'en_US.UTF-8', LANGUAGE: 'en_US' } });
+  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 }
 
 /**
@@ -50,7 +46,12 @@ export async function logInAs(context: BrowserContext, baseUrl: string, username
   return page;
 }
 
-/** A fresh browser profile (its own localStorage, in American English unless `options` say otherwise) that fails the test on any page error. */
+/**
+ * A fresh browser profile (its own localStorage) that fails the test on any page error. In
+ * American English unless `options` say otherwise: the app follows the browser's language,
+ * and the tests read its English. (Pages of browser.newPage() are en-US too: Playwright's
+ * headless Chromium reports en-US whatever the machine's LANG or --lang.)
+ */
 export async function freshContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ locale: 'en-US', ...options });
   context.on('weberror', (err) => {
