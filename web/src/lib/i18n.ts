@@ -17,6 +17,8 @@ export type MessageKey = keyof typeof en;
 type Catalogue = Record<MessageKey, string>;
 
 const rightToLeft = new Set<Language>(['ar']);
+/** Languages whose catalogue is one written form, whatever the browser's variant: Chinese is Simplified, as in mainland China. */
+const written: Partial<Record<Language, string>> = { zh: 'zh-CN' };
 
 /** English is in the first load; the others are chunks of their own, fetched when chosen. */
 const others = import.meta.glob<Catalogue>(['../i18n/*.json', '!../i18n/en.json'], { import: 'default' });
@@ -48,15 +50,17 @@ export const language = new Store<Current>(initial);
 /** The locale to format dates and numbers with, through Intl. */
 export const locale = (): string => language.value.locale;
 
-/** Shows `code` (loading its catalogue first unless it is English): <html lang dir> and every `t` after. */
+/** The language asked for last: a slower catalogue arriving after it is not shown. */
 let requested: Language = 'en';
+
+/** Shows `code` (loading its catalogue first unless it is English): <html lang dir> and every `t` after. */
 export async function setLanguage(code: Language): Promise<void> {
   requested = code;
   const load = others[`../i18n/${code}.json`];
   const catalogue = load ? await load() : en;
   // Picked again before this one arrived: the later choice wins.
   if (requested !== code) return;
-  const tag = navigator.languages.find((l) => l.split('-')[0]?.toLowerCase() === code) ?? (code === 'zh' ? 'zh-CN' : code);
+  const tag = written[code] ?? navigator.languages.find((l) => l.split('-')[0]?.toLowerCase() === code) ?? code;
   document.documentElement.lang = tag;
   document.documentElement.dir = rightToLeft.has(code) ? 'rtl' : 'ltr';
   language.set({ language: code, locale: tag, catalogue, plurals: new Intl.PluralRules(tag) });
