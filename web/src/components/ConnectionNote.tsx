@@ -6,7 +6,6 @@ import { Link } from './Link.js';
 import { formatClock } from '../lib/format.js';
 import { t, tParts } from '../lib/i18n.js';
 
-
 /** A moment as the visitor's clock shows it, with its exact time for machines. */
 function Clock({ ms }: { ms: number }) {
   const at = new Date(ms);
