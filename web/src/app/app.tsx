@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { language, t } from '../lib/i18n.js';
 import { refreshAccount } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
 import { announcement } from '../lib/notifier.js';
@@ -26,6 +27,8 @@ export function App() {
   const user = useStore(session);
   const [publishing, setPublishing] = useState(false);
   const announced = useStore(announcement);
+  // Every component re-renders with the app, so a language chosen shows at once, with no reload.
+  useStore(language);
   const unread = unreadCount(useStore(subscriptions), useStore(settings).minPriority);
   useEffect(() => {
     document.title = unread > 0 ? `(${unread}) Tocsin` : 'Tocsin';
@@ -58,7 +61,7 @@ export function App() {
         <span class="spacer" />
         {!locked && (
           <button type="button" class="primary" onClick={() => setPublishing(true)}>
-            Publish
+            {t('app.publish')}
           </button>
         )}
         <ThemeToggle />
@@ -70,7 +73,7 @@ export function App() {
         ) : (
           serverConfig.enable_login && (
             <Link to="login" active={current.page === 'login'}>
-              Log in
+              {t('auth.logIn')}
             </Link>
           )
         )}
