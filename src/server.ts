@@ -231,7 +231,7 @@ function visitorsOf(config: Config, hub: TopicHub): Visitors {
 /** Makes the auth store hold what server.yml provisions; a bad entry closes the stores and stops the start. */
 async function provisionOrClose(stores: Stores, auth: AuthStore, config: Config): Promise<void> {
   try {
-    await provision(auth, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens });
+    await provision(auth, { users: config.authUsers, access: config.authAccess, tokens: config.authTokens, groups: config.authGroups });
   } catch (err) {
     await stores.close();
     throw new ConfigError(err instanceof Error ? err.message : String(err));

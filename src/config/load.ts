@@ -236,7 +236,22 @@ function splitList(key: SettingKey, value: unknown): unknown {
   const { kind } = settings[key] as Setting;
   if (typeof value !== 'string' || (kind !== 'list' && kind !== 'mappings')) return value;
   if (kind === 'mappings') return mappingsOf(key, value);
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return key === 'auth-groups' ? joinMembers(items) : items;
+}
+
+/**
+ * In a flag or variable, commas separate both auth-groups lines and a line's members
+ * (`ops:ben,mia,dev:`): a piece with no colon is one more member of the line before it,
+ * since neither group nor user names hold a colon.
+ */
+function joinMembers(items: string[]): string[] {
+  const lines: string[] = [];
+  for (const item of items) {
+    if (item.includes(':') || lines.length === 0) lines.push(item);
+    else lines[lines.length - 1] += lines[lines.length - 1]?.endsWith(':') ? item : `,${item}`;
+  }
+  return lines;
 }
 
 function mappingsOf(key: SettingKey, value: string): unknown {
@@ -301,6 +316,7 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     authUsers: v['auth-users'] as string[],
     authAccess: v['auth-access'] as string[],
     authTokens: v['auth-tokens'] as string[],
+    authGroups: v['auth-groups'] as string[],
     authAccessCache: v['auth-access-cache'] as boolean,
     proxyAuth: str('auth-user-header') === '' ? undefined : {
       userHeader: str('auth-user-header'),

@@ -107,6 +107,7 @@ export const settings = {
   'auth-users': { secret: true, kind: 'list', default: [], doc: 'Users provisioned at startup, each "name:bcrypt-hash:role" (role admin or user)' },
   'auth-access': { kind: 'list', default: [], doc: 'Access entries provisioned at startup, each "user:topic-pattern:permission" (user * for everyone, *authenticated for every logged-in user)' },
   'auth-tokens': { secret: true, kind: 'list', default: [], doc: 'Tokens provisioned at startup, each "user:tk_token[:label]"' },
+  'auth-groups': { kind: 'list', default: [], doc: 'Named groups provisioned at startup, each "group:member1,member2" of provisioned users ("group:" for none); auth-access grants one to *group' },
   'auth-access-cache': {
     kind: 'bool',
     default: false,
@@ -373,6 +374,7 @@ export interface Config {
   authUsers: readonly string[];
   authAccess: readonly string[];
   authTokens: readonly string[];
+  authGroups: readonly string[];
   /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
   authAccessCache: boolean;
   /** Trusted proxy header authentication (issue 38); undefined without auth-user-header. */

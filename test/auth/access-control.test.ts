@@ -137,13 +137,13 @@ describe('provisioning (auth-users, auth-access, auth-tokens)', () => {
   it('creates and updates users, entries and tokens', async () => {
     const s = store();
     const h1 = hash('one');
-    await provision(s, { users: [`phil:${h1}:admin`, `ben:${h1}:user`], access: ['ben:team-*:rw', '*:news:read-only'], tokens: ['ben:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb:ci: nightly'] });
+    await provision(s, { users: [`phil:${h1}:admin`, `ben:${h1}:user`], access: ['ben:team-*:rw', '*:news:read-only'], tokens: ['ben:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb:ci: nightly'], groups: [] });
     assert.deepEqual((await s.users()).map((u) => [u.name, u.role]), [['phil', 'admin'], ['ben', 'user']]);
     assert.deepEqual(await s.permission('ben', 'team-a'), { read: true, write: true });
     assert.deepEqual(await s.permission('anyone', 'news'), { read: true, write: false });
     assert.equal((await s.tokens('ben'))[0]?.label, 'ci: nightly');
     const h2 = hash('two');
-    await provision(s, { users: [`ben:${h2}:admin`], access: [], tokens: ['ben:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb:renamed'] });
+    await provision(s, { users: [`ben:${h2}:admin`], access: [], tokens: ['ben:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb:renamed'], groups: [] });
     assert.equal((await s.user('ben'))?.role, 'admin');
     assert.equal((await s.user('ben'))?.hash, h2);
     assert.deepEqual((await s.tokens('ben')).map((t) => t.label), ['renamed']);
@@ -164,6 +164,6 @@ describe('provisioning (auth-users, auth-access, auth-tokens)', () => {
       [{ users: [`root:${h}:admin`], access: ['root:news:ro'] }, /^Error: adding access control entries is not allowed for admin roles for user root$/],
       [{ tokens: ['ghost:tk_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb'] }, /^Error: user ghost is not a provisioned user, refusing to add tokens$/],
     ];
-    for (const [p, message] of bad) await assert.rejects(provision(s, { users: [], access: [], tokens: [], ...p }), message);
+    for (const [p, message] of bad) await assert.rejects(provision(s, { users: [], access: [], tokens: [], groups: [], ...p }), message);
   });
 });
