@@ -461,6 +461,36 @@ export function describeAuthStore(name: string, open: Open<AuthStore>): void {
         assert.deepEqual([(await s.user('cli-user'))?.hash, (await s.grants('cli-user')).length], ['$cli', 1], 'untouched');
       });
 
+      it('makes provisioned groups and memberships exactly what is listed; a group the CLI made is taken over with its members and grants', async () => {
+        const s = await store();
+        await s.addUser('cli-user', '$cli', 'user');
+        await s.addGroup('ops');
+        await s.addMember('ops', 'cli-user');
+        await s.allowAccess(groupHolder('ops'), 'cli-topic', rw);
+        const users = [{ name: 'ben', hash: '$1', role: 'user' as const }, { name: 'mia', hash: '$1', role: 'user' as const }];
+        await s.provision({
+          users,
+          grants: [{ user: groupHolder('ops'), topic: 'deploys', permission: rw }, { user: groupHolder('old'), topic: 'x', permission: rw }],
+          tokens: [],
+          groups: [{ name: 'ops', members: ['ben', 'mia'] }, { name: 'old', members: ['ben'] }],
+        });
+        assert.deepEqual(await s.groups(), [{ name: 'old', members: ['ben'], provisioned: true }, { name: 'ops', members: ['ben', 'cli-user', 'mia'], provisioned: true }]);
+        assert.deepEqual(await s.permission('ben', 'x'), rw);
+        assert.deepEqual(await s.permission('cli-user', 'cli-topic'), rw);
+        await s.provision({ users, grants: [{ user: groupHolder('ops'), topic: 'deploys', permission: rw }], tokens: [], groups: [{ name: 'ops', members: ['mia'] }] });
+        assert.deepEqual(await s.groups(), [{ name: 'ops', members: ['cli-user', 'mia'], provisioned: true }], 'ben\'s listed membership and the unlisted group went, the CLI\'s member stayed');
+        assert.deepEqual((await s.memberships()).map((m) => `${m.group} ${m.user}`).sort(), ['ops cli-user', 'ops mia']);
+        assert.equal(await s.permission('ben', 'deploys'), undefined);
+        assert.equal(await s.permission('ben', 'x'), undefined);
+        assert.deepEqual(await s.grants(groupHolder('old')), []);
+        assert.deepEqual((await s.grants(groupHolder('ops'))).map((g) => g.topic).sort(), ['cli-topic', 'deploys']);
+        await assert.rejects(s.removeMember('ops', 'mia'), Provisioned);
+        await s.removeMember('ops', 'cli-user');
+        await s.provision({ users, grants: [], tokens: [], groups: [] });
+        assert.deepEqual(await s.groups(), []);
+        assert.equal(await s.permission('cli-user', 'cli-topic'), undefined, 'the CLI\'s grant went with the group');
+      });
+
       it('refuses to change or delete what server.yml provisions', async () => {
         const s = await store();
         const t = newToken();
