@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
 import type { JobParameters } from 'agenda';
 import { openDatabase } from '../../src/store/sqlite/database.js';
-import { SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
+import { nextToRun, SqliteJobRepository } from '../../src/store/sqlite/job-repository.js';
 import { tempDir } from '../support/server.js';
 
 const opts = { lastModifiedBy: 'test' };
@@ -100,6 +101,48 @@ describe('SQLite job repository (Agenda JobRepository)', () => {
     assert.equal(await scan(), undefined);
     // A lock older than the deadline belongs to a dead worker and is taken over.
     assert.equal((await repo.getNextJobToRun('run', at(5000), at(1000), undefined, opts))?._id !== undefined, true);
+  });
+
+  it('getNextJobToRun takes a lock past its deadline before a later due job, and respects a young one', async () => {
+    const repo = await repository();
+    const stale = await repo.saveJob(job('run', { nextRunAt: at(-5000) }), opts);
+    const young = await repo.saveJob(job('run', { nextRunAt: at(-6000) }), opts);
+    const due = await repo.saveJob(job('run', { nextRunAt: at(-1000) }), opts);
+    await repo.lockJob(stale, opts);
+    await repo.lockJob(young, opts);
+    await repo.saveJobState({ ...stale, lockedAt: at(-60_000) }, opts);
+    const scan = (): Promise<JobParameters | undefined> => repo.getNextJobToRun('run', at(1000), at(-30_000), at(0), opts);
+    const first = await scan();
+    assert.equal(first?._id, stale._id);
+    assert.ok((first?.lockedAt?.getTime() ?? 0) > Date.now() - 1000, 'the taken-over lock is renewed');
+    assert.equal((await scan())?._id, due._id);
+    assert.equal(await scan(), undefined);
+  });
+
+  it('getNextJobToRun finds nothing due without taking the write lock (another writer holds it)', async () => {
+    const file = join(tempDir(), 'jobs.db');
+    const db = openDatabase(file, 'pragma busy_timeout = 0');
+    after(() => db.close());
+    const repo = new SqliteJobRepository(db);
+    await repo.connect();
+    const later = await repo.saveJob(job('run', { nextRunAt: at(60_000) }), opts);
+    const writer = new Database(file);
+    after(() => writer.close());
+    writer.exec('BEGIN IMMEDIATE');
+    assert.equal(await repo.getNextJobToRun('run', at(1000), at(-30_000), undefined, opts), undefined);
+    writer.exec('COMMIT');
+    assert.equal((await repo.getNextJobToRun('run', at(61_000), at(-30_000), undefined, opts))?._id, later._id);
+  });
+
+  it('getNextJobToRun reads index ranges only, never a scan of the jobs table', async () => {
+    const db = openDatabase('', '');
+    after(() => db.close());
+    await new SqliteJobRepository(db).connect();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${nextToRun}`).all('run', 0, 'run', 0) as { detail: string }[]).map((step) => step.detail);
+    assert.deepEqual(plan.filter((detail) => detail.includes('agenda_jobs')), [
+      'SEARCH agenda_jobs USING INDEX idx_agenda_jobs_next (name=? AND next_run_at<?)',
+      'SEARCH agenda_jobs USING INDEX idx_agenda_jobs_locked (name=? AND locked_at<?)',
+    ]);
   });
 
   it('lockJob locks only an unlocked job whose nextRunAt still matches; unlock releases', async () => {

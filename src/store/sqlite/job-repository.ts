@@ -44,8 +44,29 @@ const createSchema = `
   );
   CREATE UNIQUE INDEX IF NOT EXISTS idx_agenda_jobs_single ON agenda_jobs (name) WHERE type = 'single';
   CREATE INDEX IF NOT EXISTS idx_agenda_jobs_next ON agenda_jobs (name, next_run_at, priority);
+  CREATE INDEX IF NOT EXISTS idx_agenda_jobs_locked ON agenda_jobs (name, locked_at) WHERE locked_at IS NOT NULL;
   CREATE INDEX IF NOT EXISTS idx_agenda_jobs_data_id ON agenda_jobs (json_extract(data, '$."id"'));
 `;
+
+/**
+ * The job of a name to lock next: due before the next scan and unlocked, or locked so long
+ * ago that its holder is presumed dead; the earliest first, by priority on ties. Each half
+ * is one index range (the due ones of idx_agenda_jobs_next, the few locks of
+ * idx_agenda_jobs_locked), not a scan of all the jobs of the name as one OR would be
+ * (exported for the test of its query plan).
+ */
+export const nextToRun = `
+  SELECT id, next_run_at, locked_at FROM (
+    SELECT * FROM (
+      SELECT id, next_run_at, priority, locked_at FROM agenda_jobs
+      WHERE name = ? AND disabled = 0 AND locked_at IS NULL AND next_run_at <= ?
+      ORDER BY next_run_at, priority DESC LIMIT 1)
+    UNION ALL
+    SELECT * FROM (
+      SELECT id, next_run_at, priority, locked_at FROM agenda_jobs
+      WHERE name = ? AND disabled = 0 AND locked_at <= ?
+      ORDER BY next_run_at ASC NULLS LAST, priority DESC LIMIT 1)
+  ) ORDER BY next_run_at ASC NULLS LAST, priority DESC LIMIT 1`;
 
 interface Row {
   id: string;
@@ -184,18 +205,21 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async getNextJobToRun(jobName: string, nextScanAt: Date, lockDeadline: Date, now: Date | undefined, options: JobRepositoryOptions | undefined): Promise<Job | undefined> {
-    // Due before the next scan and unlocked, or locked so long ago that its holder is presumed dead.
-    const row = this
-      .sql(
-        `UPDATE agenda_jobs SET locked_at = ?, last_modified_by = ?
-         WHERE id = (
-           SELECT id FROM agenda_jobs
-           WHERE name = ? AND disabled = 0 AND ((locked_at IS NULL AND next_run_at <= ?) OR locked_at <= ?)
-           ORDER BY next_run_at ASC NULLS LAST, priority DESC LIMIT 1
-         ) RETURNING *`,
-      )
-      .get((now ?? new Date()).getTime(), options?.lastModifiedBy ?? null, jobName, nextScanAt.getTime(), lockDeadline.getTime()) as Row | undefined;
-    return row && fromRow(row);
+    // Agenda asks once a second per job name, and nearly always nothing is due: a read,
+    // served by indexes whatever the number of future jobs, answers that without taking
+    // the write lock. A job found is then locked only if it is still as read; if another
+    // process took it meanwhile, the next one is looked for.
+    for (;;) {
+      const found = this.sql(nextToRun).get(jobName, nextScanAt.getTime(), jobName, lockDeadline.getTime()) as Pick<Row, 'id' | 'next_run_at' | 'locked_at'> | undefined;
+      if (!found) return undefined;
+      const row = this
+        .sql(
+          `UPDATE agenda_jobs SET locked_at = ?, last_modified_by = ?
+           WHERE id = ? AND disabled = 0 AND next_run_at IS ? AND locked_at IS ? RETURNING *`,
+        )
+        .get((now ?? new Date()).getTime(), options?.lastModifiedBy ?? null, found.id, found.next_run_at, found.locked_at) as Row | undefined;
+      if (row) return fromRow(row);
+    }
   }
 
   /** Agenda's save semantics: update by id, upsert `single` jobs by name, honour `unique` (with debounce), else insert. */
