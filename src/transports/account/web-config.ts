@@ -14,6 +14,7 @@ function webConfig(config: Config): Record<string, unknown> {
     enable_login: config.enableLogin,
     require_login: config.requireLogin,
     enable_signup: config.enableSignup,
+    auth_oidc: config.oidc !== undefined, // Tocsin's own: the login page offers single sign-on (/v1/auth/oidc/login)
     enable_payments: false,
     enable_calls: config.twilio !== undefined,
     enable_emails: config.smtpSender !== undefined, // ntfy tells whether smtp-sender-from is set; here, whether mail goes out
