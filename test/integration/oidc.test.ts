@@ -172,7 +172,7 @@ describe('OpenID Connect sign-on, off or unreachable', () => {
     }
   });
 
-  it('answers 503 (50304) while the provider cannot be reached', async () => {
+  it('answers 503 (50304) while the provider cannot be reached, and 429 (42901) past the visitor\'s requests', async () => {
     const gone = await freePort();
     const down = await startTestServer({
       'base-url': 'http://127.0.0.1:1',
@@ -180,10 +180,17 @@ describe('OpenID Connect sign-on, off or unreachable', () => {
       'auth-oidc-issuer': `http://127.0.0.1:${gone}`,
       'auth-oidc-client-id': 'tocsin',
       'auth-oidc-client-secret': 'secret',
+      'visitor-request-limit-burst': 2,
+      'visitor-request-limit-replenish': '1h',
     });
     try {
-      const [status, json] = await apiCall(down.url, 'GET', '/v1/auth/oidc/login');
-      assert.deepEqual([status, json.code], [503, 50304]);
+      const answer = async (path: string): Promise<[number, unknown]> => {
+        const [status, json] = await apiCall(down.url, 'GET', path);
+        return [status, json.code];
+      };
+      assert.deepEqual(await answer('/v1/auth/oidc/login'), [503, 50304]);
+      assert.deepEqual(await answer('/v1/auth/oidc/callback?state=a&code=b'), [400, 40080]);
+      assert.deepEqual(await answer('/v1/auth/oidc/login'), [429, 42901]);
     } finally {
       await down.server.close();
     }

@@ -6,6 +6,8 @@ import { bcryptCost, groupNamePattern, usernamePattern, type Role, type User } f
 import { errors, HttpError } from '../../model/errors.js';
 import { AlreadyExists } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
+import { Gate, runGuards } from '../guards/guard.js';
+import { requestRate } from '../guards/request-rate.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
 import { isBrowser } from '../web/pages.js';
@@ -29,6 +31,7 @@ const maxGroups = 1000;
 export async function startSignOn(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const oidc = signOnOf(ctx);
   try {
+    await oneRequest(ctx, req);
     const url = await oidc.start();
     ex.send(302, '', 'text/plain', [['Location', url.href], ['Cache-Control', 'no-store']]);
   } catch (err) {
@@ -40,6 +43,7 @@ export async function startSignOn(ctx: ServerContext, ex: Exchange, req: Request
 export async function finishSignOn(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const oidc = signOnOf(ctx);
   try {
+    await oneRequest(ctx, req);
     const url = new URL(oidc.redirectUri);
     for (const [key, value] of req.query) url.searchParams.set(key, value);
     const user = await signedOnUser(ctx, ctx.config.oidc as OidcConfig, await oidc.finish(url));
@@ -50,6 +54,11 @@ export async function finishSignOn(ctx: ServerContext, ex: Exchange, req: Reques
   } catch (err) {
     fail(ex, req, err);
   }
+}
+
+/** One request from the visitor's bucket (42901): each login holds state here and reaches the provider. */
+async function oneRequest(ctx: ServerContext, req: RequestInfo): Promise<void> {
+  await runGuards([requestRate('own')], new Gate(ctx, req, []));
 }
 
 function signOnOf(ctx: ServerContext): OidcSignOn {
