@@ -40,11 +40,11 @@ after(async () => {
 const callbackOf = (url: URL): boolean => url.pathname === '/v1/auth/oidc/callback';
 
 /** Signs on as `id` from a fresh browser: the callback's answer and the URL it was given. */
-async function signOn(id: string, headers: Record<string, string> = { accept: 'text/html' }): Promise<{ status: number; body: string; callback: string }> {
+async function signOn(id: string, headers: Record<string, string> = { accept: 'text/html' }): Promise<{ status: number; body: string; headers: Headers }> {
   idp.signInAs(id);
   const { res, trail } = await followRedirects(`${s.url}/v1/auth/oidc/login`, headers);
   assert.ok(trail.some((url) => url.startsWith(idp.issuer)), `went through the provider: ${trail.join(' → ')}`);
-  return { status: res.status, body: await res.text(), callback: trail.at(-1) ?? '' };
+  return { status: res.status, body: await res.text(), headers: res.headers };
 }
 
 /** The session the callback page stores for the web app. */
@@ -84,8 +84,12 @@ describe('OpenID Connect sign-on', () => {
 
   it('creates the user with their groups and hands the web app a working session token', async () => {
     idp.people.set('sub-ana', { preferred_username: 'ana', groups: ['ops', 'unknown-group', 'bad name'] });
-    const { status, body } = await signOn('sub-ana');
+    const { status, body, headers } = await signOn('sub-ana');
     assert.equal(status, 200);
+    assert.equal(headers.get('cache-control'), 'no-store');
+    assert.equal(headers.get('referrer-policy'), 'no-referrer');
+    const nonce = /<script nonce="([^"]+)">/.exec(body)?.[1];
+    assert.equal(headers.get('content-security-policy'), `default-src 'none'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`);
     const session = sessionOf(body);
     assert.equal(session.username, 'ana');
     assert.match(session.token, /^tk_[a-z0-9]{29}$/);

@@ -13,6 +13,7 @@ import type { Exchange } from '../http/respond.js';
 import { isBrowser } from '../web/pages.js';
 import { addToken } from './account.js';
 import { accounts } from './session.js';
+import { pathPrefix } from './web-config.js';
 
 /**
  * Single sign-on (issue 38): GET /v1/auth/oidc/login sends the browser to the provider,
@@ -50,7 +51,7 @@ export async function finishSignOn(ctx: ServerContext, ex: Exchange, req: Reques
     req.seen.user = user.name;
     const token = await addToken(ctx, req, user, 'Single sign-on', undefined);
     const session = { username: user.name, token: token.token, expires: token.expires };
-    sessionPage(ex, appRoot(ctx.config.baseUrl), session);
+    sessionPage(ex, pathPrefix(ctx.config.baseUrl).app_root, session);
   } catch (err) {
     fail(ex, req, err);
   }
@@ -98,11 +99,6 @@ async function signedOnUser(ctx: ServerContext, config: OidcConfig, claims: Clai
 function groupsOf(claim: unknown): string[] {
   if (!Array.isArray(claim)) return [];
   return claim.filter((g): g is string => typeof g === 'string' && groupNamePattern.test(g)).slice(0, maxGroups);
-}
-
-/** Where the web app's routes hang: base-url's path (load.ts requires base-url with OIDC). */
-function appRoot(baseUrl: string): string {
-  return `${new URL(baseUrl).pathname.replace(/\/+$/, '')}/`;
 }
 
 /**

@@ -34,7 +34,7 @@ function webConfig(config: Config): Record<string, unknown> {
  * tell the prefix from a topic, so both carry it: the API's URL, and the path the app's
  * routes hang below. Without a path, ntfy's answer stays, so the page works under any host name.
  */
-function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
+export function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
   const path = (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/[^?#]*)/i.exec(baseUrl)?.[1] ?? '').replace(/\/+$/, '');
   return path ? { base_url: baseUrl, app_root: `${path}/` } : { base_url: '', app_root: '/' };
 }
