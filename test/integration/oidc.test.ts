@@ -6,6 +6,7 @@ import type { Json } from '../support/clients.js';
 import { apiCall, basic } from '../support/account-api.js';
 import { followRedirects, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { PrefixProxy } from '../support/prefix-proxy.js';
 import { freePort } from '../support/web-server.js';
 
 /** Single sign-on through a real OpenID provider (oidc-provider) in this process (issue 38). */
@@ -48,8 +49,8 @@ async function signOn(id: string, headers: Record<string, string> = { accept: 't
 }
 
 /** The session the callback page stores for the web app. */
-function sessionOf(page: string): { username: string; token: string; expires: number } {
-  const stored = /localStorage\.setItem\("tocsin\.session", (".*?[^\\]")\);location\.replace\("\/"\)/.exec(page)?.[1];
+function sessionOf(page: string, root = '/'): { username: string; token: string; expires: number } {
+  const stored = new RegExp(`localStorage\\.setItem\\("tocsin\\.session", (".*?[^\\\\]")\\);location\\.replace\\("${root}"\\)`).exec(page)?.[1];
   assert.ok(stored, page);
   return JSON.parse(JSON.parse(stored) as string) as { username: string; token: string; expires: number };
 }
@@ -162,6 +163,29 @@ describe('OpenID Connect sign-on', () => {
     const replay = await fetch(callback);
     assert.equal(replay.status, 400);
     assert.equal(((await replay.json()) as Json).code, 40080);
+  });
+});
+
+describe('OpenID Connect sign-on behind a proxy that strips a path prefix', () => {
+  it('sends the provider back below the prefix, and the page on to the app there', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/ntfy`;
+    const provider = await startTestProvider(`${base}/v1/auth/oidc/callback`);
+    const prefixed = await startTestServer({ 'base-url': base, 'auth-file': join(dir, 'prefixed.db'), 'auth-oidc-issuer': provider.issuer, 'auth-oidc-client-id': provider.clientId, 'auth-oidc-client-secret': provider.clientSecret });
+    const proxy = await PrefixProxy.start('/ntfy', prefixed.url, port);
+    try {
+      provider.people.set('sub-flo', { preferred_username: 'flo' });
+      provider.signInAs('sub-flo');
+      const { res, trail } = await followRedirects(`${base}/v1/auth/oidc/login`);
+      assert.equal(res.status, 200);
+      assert.ok(trail.at(-1)?.startsWith(`${base}/v1/auth/oidc/callback?`), trail.join(' → '));
+      const session = sessionOf(await res.text(), '/ntfy/');
+      assert.equal((await apiCall(base, 'GET', '/v1/account', `Bearer ${session.token}`))[1].username, 'flo');
+    } finally {
+      await proxy.close();
+      await prefixed.server.close();
+      await provider.close();
+    }
   });
 });
 
