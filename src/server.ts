@@ -119,7 +119,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       authFailures: config.authFailureLimit,
       accountActions: config.accountActionLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
-    }, config.authAccessCache),
+    }, config.authAccessCache, config.proxyAuth),
     oidc: config.oidc && new OidcSignOn(config.oidc, `${config.baseUrl}/v1/auth/oidc/callback`),
     flusher,
     fanout: new StreamFanout(hub, flusher),

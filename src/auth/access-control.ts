@@ -8,9 +8,16 @@ import { LruMap } from '../model/lru-map.js';
 import { scopesAllow } from '../model/token-scope.js';
 import { TokenBuckets } from '../model/token-buckets.js';
 import type { AuthStore } from '../store/auth-store.js';
+import type { ProxyAuthConfig } from '../config/schema.js';
+import { ProxyUsers, type ProxyIdentity } from './proxy-users.js';
 
 /** What a request presents: nothing, a user name and password, or an access token. */
-export type Credentials = { kind: 'anonymous' } | { kind: 'password'; username: string; password: string } | { kind: 'token'; token: string };
+export type Credentials =
+  | { kind: 'anonymous' }
+  | { kind: 'password'; username: string; password: string }
+  | { kind: 'token'; token: string }
+  /** Named by a trusted reverse proxy (auth-user-header), read only from proxy-trusted-hosts. */
+  | ({ kind: 'proxy' } & ProxyIdentity);
 
 /** Verified passwords remembered, least recently used forgotten first (only real credentials get here). */
 const verifiedLimit = 10_000;
@@ -67,15 +74,20 @@ export class AccessControl {
   /** auth-access-cache: topic access from a table of every entry rather than a store read per (user, topic). */
   private readonly table: AccessTable | undefined;
 
+  /** auth-user-header: the users a trusted proxy names. */
+  private readonly proxy: ProxyUsers | undefined;
+
   constructor(
     readonly store: AuthStore,
     private readonly defaultAccess: Permission,
     limits: { authFailures: RateLimit; accountActions: RateLimit; keyOf?: (address: string) => string },
     accessCache = false,
+    proxy?: ProxyAuthConfig,
   ) {
     this.failures = new TokenBuckets(limits.authFailures, { keyOf: limits.keyOf });
     this.accountActions = new TokenBuckets(limits.accountActions, { keyOf: limits.keyOf });
     this.table = accessCache ? new AccessTable(store) : undefined;
+    this.proxy = proxy && new ProxyUsers(store, proxy, this.accountActions);
   }
 
   /** Housekeeping: drops failed-login and account-action buckets that have filled up again. */
@@ -92,6 +104,11 @@ export class AccessControl {
    */
   async authenticate(credentials: Credentials, origin: string, byEmail = false): Promise<User | undefined> {
     if (credentials.kind === 'anonymous') return undefined;
+    // The proxy has checked who this is: no password is guessed here, so no failure is counted.
+    if (credentials.kind === 'proxy') {
+      if (!this.proxy) throw errors.unauthorized;
+      return this.proxy.user(credentials, origin);
+    }
     if (!this.failures.allows(origin)) throw errors.tooManyAuthFailures;
     try {
       return await this.check(credentials, origin, byEmail);
@@ -106,7 +123,7 @@ export class AccessControl {
     return this.passwordMatches(user.hash, password);
   }
 
-  private async check(credentials: Exclude<Credentials, { kind: 'anonymous' }>, origin: string, byEmail: boolean): Promise<User> {
+  private async check(credentials: Extract<Credentials, { kind: 'password' | 'token' }>, origin: string, byEmail: boolean): Promise<User> {
     if (credentials.kind === 'token') {
       const user = await this.store.userByToken(credentials.token);
       if (!user) throw errors.unauthorized;

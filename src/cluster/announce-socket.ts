@@ -26,7 +26,8 @@ interface LinkData {
 }
 
 /** Commits a peer's add to a log this node leads (MergedAdds). */
-export type CommitForwarded = (entries: readonly CacheEntry[]) => Promise<Added>;
+/** Commits a peer's forwarded add; `source` is the peer's link, the same for all its adds. */
+export type CommitForwarded = (entries: readonly CacheEntry[], source: object) => Promise<Added>;
 
 export interface AnnounceSocket {
   /** Closes every peer's link (1001, at shutdown). */
@@ -69,7 +70,7 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
       };
       const entries = forwardedEntries(forward);
       if (!entries) return answer({ reply: forward.forward, error: 'a forwarded entry holds no message' });
-      commit(entries).then(
+      commit(entries, state).then(
         (added) => answer({ reply: forward.forward, ...added }),
         (err: unknown) => answer({ reply: forward.forward, error: err instanceof Error ? err.message : String(err) }),
       );

@@ -2,17 +2,30 @@ import type { Added, CacheEntry } from '../store/message-cache.js';
 
 interface Waiting {
   entries: readonly CacheEntry[];
+  /** Who sent the add: this node's pipeline, or a peer's link. */
+  source: unknown;
   resolve(added: Added): void;
   reject(err: unknown): void;
 }
 
 interface Lane {
   queue: Waiting[];
-  /** A commit is preparing, or waiting for the insert before it: the adds arriving now wait for the next. */
+  /** A commit is gathering, preparing, or waiting for the insert before it: the adds arriving now wait for the next. */
   taking: boolean;
   /** The insert in flight, settled either way (order only: each commit answers its own adds). */
   inserting: Promise<void>;
+  /** The sources of the last two commits: those a commit waits for (see gather). */
+  active: Set<unknown>[];
+  /** Adds taken and not yet answered, by source. */
+  taken: Map<unknown, number>;
+  /** How long the last commit took, from its take to its answer (ms). */
+  lastMs: number;
+  /** Wakes a gathering commit when an add arrives. */
+  arrived?: () => void;
 }
+
+/** The longest a commit waits for the adds of sources that were in the last ones (see gather). */
+const gatherMaxMs = 10;
 
 /** The commit's two steps (MessageCache's `prepare` and `add`): only the second needs the log's next position. */
 export interface CommitSteps {
@@ -35,18 +48,26 @@ export interface CommitSteps {
  * 22, insert 33). Order holds: inserts run in the order their commits took their adds,
  * and adds in arrival order. A failed commit fails every add it took; `replaced` lists
  * what the whole commit replaced (cancelling a job twice is harmless).
+ *
+ * Each source (a node's pipeline for this log) has at most one add here at a time: it sends
+ * the next when the last is answered. So a commit waits, briefly, for the sources of the
+ * last two commits (two: the nodes' adds take turns with the insert in flight) that have
+ * none queued or taken: nodes answered by one commit come back
+ * a millisecond or so apart, and each alone would make a commit of its own, whose fixed
+ * cost on FerretDB is several milliseconds of its CPU. With one source it never waits.
  */
 export class MergedAdds {
   private readonly lanes = new Map<number, Lane>();
 
   constructor(private readonly steps: CommitSteps) {}
 
-  commit(log: number, entries: readonly CacheEntry[]): Promise<Added> {
+  commit(log: number, entries: readonly CacheEntry[], source: unknown): Promise<Added> {
     let lane = this.lanes.get(log);
-    if (!lane) this.lanes.set(log, (lane = { queue: [], taking: false, inserting: Promise.resolve() }));
+    if (!lane) this.lanes.set(log, (lane = { queue: [], taking: false, inserting: Promise.resolve(), active: [], taken: new Map(), lastMs: 0 }));
     const own = lane;
     return new Promise((resolve, reject) => {
-      own.queue.push({ entries, resolve, reject });
+      own.queue.push({ entries, source, resolve, reject });
+      own.arrived?.();
       if (!own.taking) void this.take(own);
     });
   }
@@ -55,27 +76,71 @@ export class MergedAdds {
   private async take(lane: Lane): Promise<void> {
     lane.taking = true;
     while (lane.queue.length > 0) {
+      // Not awaited when there is nothing to wait for: the adds of this turn are taken now.
+      const gathering = this.gather(lane);
+      if (gathering) await gathering;
       const taken = lane.queue.splice(0);
+      const startedAt = performance.now();
+      const sources = new Set(taken.map((w) => w.source));
+      lane.active = [lane.active.at(-1) ?? new Set(), sources];
+      for (const { source } of taken) lane.taken.set(source, (lane.taken.get(source) ?? 0) + 1);
       const entries = taken.flatMap((w) => w.entries);
       try {
         await this.steps.prepare?.(entries);
       } catch (err) {
+        this.answered(lane, taken, startedAt);
         for (const w of taken) w.reject(err);
         continue;
       }
       await lane.inserting;
-      lane.inserting = this.insert(taken, entries);
+      lane.inserting = this.insert(lane, taken, entries, startedAt);
     }
     lane.taking = false;
   }
 
-  private async insert(taken: readonly Waiting[], entries: readonly CacheEntry[]): Promise<void> {
+  /**
+   * Waits until every recent source has an add queued or taken, at most half the last
+   * commit's time (gatherMaxMs at most); undefined when none is missing.
+   */
+  private gather(lane: Lane): Promise<void> | undefined {
+    const expected = new Set(lane.active.flatMap((sources) => [...sources]));
+    if (expected.size < 2) return undefined;
+    const missing = (): boolean => {
+      const queued = new Set(lane.queue.map((w) => w.source));
+      return [...expected].some((source) => !queued.has(source) && !lane.taken.has(source));
+    };
+    if (!missing()) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.min(lane.lastMs / 2, gatherMaxMs));
+      lane.arrived = () => {
+        if (!missing()) done();
+      };
+      function done(): void {
+        clearTimeout(timer);
+        lane.arrived = undefined;
+        resolve();
+      }
+    });
+  }
+
+  private async insert(lane: Lane, taken: readonly Waiting[], entries: readonly CacheEntry[], startedAt: number): Promise<void> {
     try {
       const { seqs, replaced } = await this.steps.add(entries, this.steps.prepare !== undefined);
+      this.answered(lane, taken, startedAt);
       let at = 0;
       for (const w of taken) w.resolve({ seqs: seqs.slice(at, (at += w.entries.length)), replaced });
     } catch (err) {
+      this.answered(lane, taken, startedAt);
       for (const w of taken) w.reject(err);
+    }
+  }
+
+  private answered(lane: Lane, taken: readonly Waiting[], startedAt: number): void {
+    lane.lastMs = performance.now() - startedAt;
+    for (const { source } of taken) {
+      const left = (lane.taken.get(source) ?? 1) - 1;
+      if (left > 0) lane.taken.set(source, left);
+      else lane.taken.delete(source);
     }
   }
 }

@@ -52,7 +52,7 @@ export class Peering {
   add(entries: readonly CacheEntry[]): Promise<Added> {
     const log = this.logOfAll(entries);
     const leader = log === undefined ? undefined : this.links.leaderOf(log);
-    return leader === undefined ? this.commitHere(entries, log) : this.links.forward(leader, entries);
+    return leader === undefined ? this.commitHere(entries, this, log) : this.links.forward(leader, entries);
   }
 
   /** The log of every entry's topic; undefined when they are of several. */
@@ -61,14 +61,17 @@ export class Peering {
     return entries.every((e) => this.logOf(e.message.topic) === log) ? log : undefined;
   }
 
-  /** Commits on this node: merged with the other adds of `log`, or as they are when they span several (undefined). */
-  private commitHere(entries: readonly CacheEntry[], log = this.logOfAll(entries)): Promise<Added> {
-    return log === undefined ? this.cache.add(entries) : this.merged.commit(log, entries);
+  /**
+   * Commits on this node: merged with the other adds of `log`, or as they are when they
+   * span several (undefined). `source`: this node (its pipeline) or the peer's link.
+   */
+  private commitHere(entries: readonly CacheEntry[], source: object, log = this.logOfAll(entries)): Promise<Added> {
+    return log === undefined ? this.cache.add(entries) : this.merged.commit(log, entries, source);
   }
 
   /** Serves this node's side of the links on `app` (before it listens). */
   register(app: TemplatedApp, ctx: ServerContext): void {
-    this.socket = registerAnnounceSocket(app, ctx, this.peers, this.config.clusterSecret, (entries) => this.commitHere(entries));
+    this.socket = registerAnnounceSocket(app, ctx, this.peers, this.config.clusterSecret, (entries, source) => this.commitHere(entries, source));
   }
 
   /** Says where this node is and links to the others, once it listens on `port`. */

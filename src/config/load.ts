@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
+import { groupNameError, parsePermission } from '../model/access.js';
 import { canonicalKey, envNames, reservedTopics, settings, type BanConfig, type Config, type OidcConfig, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
-import { groupNameError } from '../model/access.js';
 import { redacted } from '../store/database-url.js';
 import { compileCallFormat } from '../calls/twiml.js';
 import { TemplateError, type Template } from '../template/index.js';
@@ -119,11 +119,35 @@ function checkCluster(c: Config): void {
 /** The most logs database-shards may ask for: each is a tail every node runs. */
 const maxShards = 64;
 
+/** An HTTP header name (RFC 9110's token). */
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Stricter than ntfy on purpose: ntfy honours auth-user-header from any peer unless told
+ * otherwise, so one forgotten setting lets anyone name themselves admin. Here the header
+ * is read only from proxy-trusted-hosts, which must be set.
+ */
+function checkProxyAuth(c: Config): void {
+  const p = c.proxyAuth;
+  if (!p) return;
+  if (!c.behindProxy || c.proxyTrustedHosts.length === 0) {
+    throw new ConfigError('if auth-user-header is set, behind-proxy and proxy-trusted-hosts must also be set: the header is trusted only from the proxies listed there');
+  }
+  if (!c.authFile && !c.databaseUrl) throw new ConfigError('if auth-user-header is set, auth-file must also be set');
+  for (const [key, name] of [['auth-user-header', p.userHeader], ['auth-groups-header', p.groupsHeader]] as const) {
+    if (name && !headerName.test(name)) throw new ConfigError(`invalid value for ${key}: ${JSON.stringify(name)} (must be a header name)`);
+  }
+  if (p.adminGroup && !p.groupsHeader) throw new ConfigError('if auth-admin-group is set, auth-groups-header must also be set');
+  if (p.autoCreateAccess && !p.autoCreate) throw new ConfigError('if auth-user-auto-create-access is set, auth-user-auto-create must also be set');
+  if (p.autoCreateAccess && !parsePermission(p.autoCreateAccess)) throw new ConfigError(`invalid value for auth-user-auto-create-access: ${JSON.stringify(p.autoCreateAccess)} (must be read-write, read-only, write-only or deny-all)`);
+}
+
 /** ntfy's rules for settings that need each other (cmd/serve.go); a database-url holds the users as auth-file would. */
 function checkCombinations(c: Config): void {
   if (!c.authFile && !c.databaseUrl && (c.enableLogin || c.enableSignup || c.requireLogin || c.enableReservations)) {
     throw new ConfigError('cannot set enable-signup, enable-login, require-login or enable-reservations if auth-file is not set');
   }
+  checkProxyAuth(c);
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
   if (c.loginTokenDurationMs < 1000) throw new ConfigError('login-token-duration must be at least 1s');
@@ -320,6 +344,14 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
             groupsClaim: str('auth-oidc-groups-claim'),
             adminGroups: v['auth-oidc-admin-groups'] as string[],
           },
+    proxyAuth: str('auth-user-header') === '' ? undefined : {
+      userHeader: str('auth-user-header'),
+      groupsHeader: str('auth-groups-header'),
+      adminGroup: str('auth-admin-group'),
+      autoCreate: v['auth-user-auto-create'] as boolean,
+      autoCreateAccess: str('auth-user-auto-create-access'),
+    },
+    authLogoutUrl: str('auth-logout-url'),
     enableLogin: v['enable-login'] as boolean,
     loginTokenDurationMs: duration('login-token-duration'),
     enableSignup: v['enable-signup'] as boolean,

@@ -122,6 +122,20 @@ export const settings = {
   'auth-oidc-username-claim': { kind: 'string', default: 'preferred_username', doc: 'Tocsin: the ID token claim that names the Tocsin user (created at first sign-on, as a user name must be: letters, digits, - _ . + @)' },
   'auth-oidc-groups-claim': { kind: 'string', default: 'groups', doc: 'Tocsin: the ID token claim listing the user\'s groups; at each sign-on the user\'s memberships of the named groups that exist become those listed' },
   'auth-oidc-admin-groups': { kind: 'list', default: [], doc: 'Tocsin: groups (in the groups claim) whose members are made admins at sign-on; the others are made users' },
+  'auth-user-header': {
+    kind: 'string',
+    default: '',
+    doc: 'Header a trusted reverse proxy names the logged-in user in (e.g. X-Forwarded-User); honoured only from proxy-trusted-hosts, and needs behind-proxy, proxy-trusted-hosts and auth-file',
+  },
+  'auth-groups-header': { kind: 'string', default: '', doc: "Header listing the proxied user's groups, comma-separated (at most 100): their header memberships of named groups follow it at each request" },
+  'auth-admin-group': { kind: 'string', default: '', doc: 'Group of auth-groups-header whose members are admins; the others are plain users (provisioned users are never changed)' },
+  'auth-user-auto-create': { kind: 'bool', default: false, doc: 'Create a user named by auth-user-header who does not exist yet (random password); without it they are refused (40101)' },
+  'auth-user-auto-create-access': {
+    kind: 'string',
+    default: '',
+    doc: 'Access a user created by auth-user-auto-create gets to every topic (an entry on *: read-write, read-only, write-only or deny-all); empty gives none',
+  },
+  'auth-logout-url': { kind: 'string', default: '', doc: "Where the web app's logout sends a user the proxy logged in (auth_logout_url in /config.js and /v1/config)" },
   'enable-login': { kind: 'bool', default: false, doc: 'Let users log in through the account API (POST /v1/account/token)' },
   'login-token-duration': {
     kind: 'duration',
@@ -330,6 +344,17 @@ export interface BanConfig {
 }
 
 /** The validated, typed configuration: durations in ms, sizes in bytes. */
+/** Who a trusted reverse proxy says the request is (auth-user-header and its companions). */
+export interface ProxyAuthConfig {
+  userHeader: string;
+  /** '' without auth-groups-header: memberships and roles are then left alone. */
+  groupsHeader: string;
+  adminGroup: string;
+  autoCreate: boolean;
+  /** auth-user-auto-create-access: '' for none, else a permission word. */
+  autoCreateAccess: string;
+}
+
 export interface Config {
   baseUrl: string;
   listenHttp: { host: string; port: number };
@@ -372,6 +397,10 @@ export interface Config {
   authAccessCache: boolean;
   /** OpenID Connect sign-on; undefined without auth-oidc-issuer. */
   oidc: OidcConfig | undefined;
+  /** Trusted proxy header authentication (issue 38); undefined without auth-user-header. */
+  proxyAuth: ProxyAuthConfig | undefined;
+  /** auth-logout-url, for the web app. */
+  authLogoutUrl: string;
   enableLogin: boolean;
   /** login-token-duration: a login token's lifetime, and each extension's. */
   loginTokenDurationMs: number;

@@ -94,6 +94,11 @@ export class Visitors implements Holder {
     return forwarded === undefined ? peer : clientAddress(peer, forwarded, this.trusted);
   }
 
+  /** Whether the request's direct peer is one of proxy-trusted-hosts (only they may name a user in auth-user-header). */
+  trusts(peer: string): boolean {
+    return contains(this.trusted, peer);
+  }
+
   /** The visitor behind a request: the user when on a tier (their limits follow them), else the address. */
   of(peer: string, forwarded: string | undefined, user: User | undefined): Visitor {
     const address = this.address(peer, forwarded);

@@ -33,8 +33,19 @@ class HeldAdd {
   }
 }
 
+/** The pipeline of the node the merged adds run on, and two peers' links: the adds' sources. */
+const [self, peerA, peerB] = [{}, {}, {}];
+
 /** Lets every promise chain run as far as it can. */
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Answers `count` adds in flight, one after another, each `ms` after the one before. */
+async function answerAfter(held: HeldAdd, ms: number, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await held.commitOne();
+  }
+}
 
 /** A cache's prepare that ends when told to (MongoDB's id reservation), failing when asked. */
 class HeldPrepare {
@@ -56,10 +67,10 @@ describe('merged adds — one insert in flight per log, the next commit taking e
   it('adds that arrive during a commit go in the next one, in order, each answered with its own numbers', async () => {
     const held = new HeldAdd();
     const merged = new MergedAdds({ add: held.add });
-    const first = merged.commit(0, [entry('a')]);
-    const second = merged.commit(0, [entry('b'), entry('c')]);
-    const third = merged.commit(0, [entry('d')]);
-    const otherLog = merged.commit(1, [entry('x', 'u')]);
+    const first = merged.commit(0, [entry('a')], self);
+    const second = merged.commit(0, [entry('b'), entry('c')], self);
+    const third = merged.commit(0, [entry('d')], self);
+    const otherLog = merged.commit(1, [entry('x', 'u')], self);
     await settled();
     assert.deepEqual(held.calls, [['a'], ['x']], 'log 1 does not wait for log 0');
     await held.commitOne();
@@ -74,9 +85,9 @@ describe('merged adds — one insert in flight per log, the next commit taking e
   it('a failed commit fails every add it took, and the next adds commit', async () => {
     const held = new HeldAdd();
     const merged = new MergedAdds({ add: held.add });
-    const first = merged.commit(0, [entry('a')]);
-    const second = merged.commit(0, [entry('b')]);
-    const third = merged.commit(0, [entry('c')]);
+    const first = merged.commit(0, [entry('a')], self);
+    const second = merged.commit(0, [entry('b')], self);
+    const third = merged.commit(0, [entry('c')], self);
     await settled();
     await held.commitOne();
     await first;
@@ -84,7 +95,7 @@ describe('merged adds — one insert in flight per log, the next commit taking e
     const failed = [assert.rejects(second, /database gone/), assert.rejects(third, /database gone/)];
     await held.commitOne();
     await Promise.all(failed);
-    const fourth = merged.commit(0, [entry('d')]);
+    const fourth = merged.commit(0, [entry('d')], self);
     await settled();
     await held.commitOne();
     assert.deepEqual(await fourth, { seqs: [2], replaced: ['r1'] });
@@ -94,14 +105,14 @@ describe('merged adds — one insert in flight per log, the next commit taking e
   it('the next commit prepares while the one before it inserts, and inserts after it, in order', async () => {
     const [held, prep] = [new HeldAdd(), new HeldPrepare()];
     const merged = new MergedAdds({ prepare: prep.prepare, add: held.add });
-    const first = merged.commit(0, [entry('a')]);
+    const first = merged.commit(0, [entry('a')], self);
     await settled();
-    const second = merged.commit(0, [entry('b')]);
+    const second = merged.commit(0, [entry('b')], self);
     await settled();
     assert.deepEqual([prep.calls, held.calls], [[['a']], []], 'b waits while a prepares');
     await prep.endOne();
     assert.deepEqual([prep.calls, held.calls], [[['a'], ['b']], [['a+']]], 'b prepares while a inserts');
-    const third = merged.commit(0, [entry('c')]);
+    const third = merged.commit(0, [entry('c')], self);
     await prep.endOne();
     assert.deepEqual(held.calls, [['a+']], 'b prepared, its insert waits for a\'s');
     await held.commitOne();
@@ -116,19 +127,68 @@ describe('merged adds — one insert in flight per log, the next commit taking e
   it('a failed prepare fails its own adds only; the insert before it and the commit after it stand', async () => {
     const [held, prep] = [new HeldAdd(), new HeldPrepare()];
     const merged = new MergedAdds({ prepare: prep.prepare, add: held.add });
-    const first = merged.commit(0, [entry('a')]);
+    const first = merged.commit(0, [entry('a')], self);
     await settled();
     await prep.endOne();
-    const failed = assert.rejects(merged.commit(0, [entry('b')]), /ids held/);
+    const failed = assert.rejects(merged.commit(0, [entry('b')], self), /ids held/);
     await settled();
     await prep.endOne(true);
     await failed;
-    const third = merged.commit(0, [entry('c')]);
+    const third = merged.commit(0, [entry('c')], self);
     await settled();
     await prep.endOne();
     await held.commitOne();
     await held.commitOne();
     assert.deepEqual([await first, await third], [{ seqs: [1], replaced: ['r1'] }, { seqs: [2], replaced: ['r1'] }]);
     assert.deepEqual(held.calls, [['a+'], ['c+']]);
+  });
+
+  it('a commit waits, briefly, for the recent sources that have no add queued or taken, and takes them together', async () => {
+    // given: commits of this node's add, then of two peers' adds, each answered after 40 ms
+    const held = new HeldAdd();
+    const merged = new MergedAdds({ add: held.add });
+    const first = [merged.commit(0, [entry('a1')], self), merged.commit(0, [entry('b1')], peerA), merged.commit(0, [entry('c1')], peerB)];
+    await settled();
+    await answerAfter(held, 40, 2);
+    await Promise.all(first);
+
+    // when: the sources come back one after another
+    const second = [merged.commit(0, [entry('a2')], self), merged.commit(0, [entry('b2')], peerA)];
+    await settled();
+    const waited = held.calls.length;
+    const third = merged.commit(0, [entry('c2')], peerB);
+    await settled();
+
+    // then: the commit waited for the last of them and took all three
+    assert.equal(waited, 2, 'no commit while a recent source has no add in');
+    assert.deepEqual(held.calls, [['a1'], ['b1', 'c1'], ['a2', 'b2', 'c2']]);
+    await held.commitOne();
+    assert.deepEqual(await Promise.all([...second, third]), [4, 5, 6].map((n) => ({ seqs: [n], replaced: ['r1'] })));
+  });
+
+  it('a source that stopped sending is waited for at most half a commit\'s time, in the next two commits only', async () => {
+    // given: commits of this node's add, then of a peer's, each answered after 20 ms
+    const held = new HeldAdd();
+    const merged = new MergedAdds({ add: held.add });
+    const first = [merged.commit(0, [entry('a1')], self), merged.commit(0, [entry('b1')], peerA)];
+    await settled();
+    await answerAfter(held, 20, 2);
+    await Promise.all(first);
+
+    // when: the peer sends nothing more
+    const waits: number[] = [];
+    for (const id of ['a2', 'a3', 'a4']) {
+      const startedAt = performance.now();
+      const added = merged.commit(0, [entry(id)], self);
+      while (held.calls.length < waits.length + 3) await new Promise((resolve) => setTimeout(resolve, 1));
+      waits.push(performance.now() - startedAt);
+      await held.commitOne();
+      await added;
+    }
+
+    // then: two commits waited (at most 10 ms, half of 20), the third went at once
+    assert.deepEqual(held.calls, [['a1'], ['b1'], ['a2'], ['a3'], ['a4']]);
+    assert.ok(waits[0]! >= 5 && waits[0]! < 100, `${waits[0]} ms`);
+    assert.ok(waits[2]! < 5, `${waits[2]} ms`);
   });
 });

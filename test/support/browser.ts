@@ -46,9 +46,14 @@ export async function logInAs(context: BrowserContext, baseUrl: string, username
   return page;
 }
 
-/** A fresh browser profile (its own localStorage) that fails the test on any page error. */
+/**
+ * A fresh browser profile (its own localStorage) that fails the test on any page error. In
+ * American English unless `options` say otherwise: the app follows the browser's language,
+ * and the tests read its English. (Pages of browser.newPage() are en-US too: Playwright's
+ * headless Chromium reports en-US whatever the machine's LANG or --lang.)
+ */
 export async function freshContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ locale: 'en-US', ...options });
   context.on('weberror', (err) => {
     throw new Error(`page error: ${err.error().message}`);
   });

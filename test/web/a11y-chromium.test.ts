@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { violations } from '../support/axe.js';
 import { freshContext, launchBrowser, logInAs, noChromium, openTopic as openTopicAt } from '../support/browser.js';
 import { publish } from '../support/clients.js';
 import { tempDir, type TestServer } from '../support/server.js';
@@ -28,17 +28,6 @@ const openTopic = (context: BrowserContext, topic: string): Promise<Page> => ope
 /** What has the keyboard focus, as `name` or `tag` and whether it is inside the open dialog. */
 const focused = (page: Page): Promise<{ name: string; inDialog: boolean }> =>
   page.evaluate(`({ name: document.activeElement.getAttribute('name') ?? document.activeElement.textContent.trim(), inDialog: !!document.activeElement.closest('[role=dialog]') })`);
-
-/**
- * axe-core's violations on the page as it is, by rule, with the elements. The script goes in
- * through the DevTools protocol (page.evaluate), which the page's Content-Security-Policy does
- * not govern, so the policy stays on while axe checks.
- */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const found = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
-  return found;
-}
 
 describe('web app accessibility in Chromium (issue 40)', { skip: noChromium }, () => {
   it('the publish dialog is a modal: focus moves in, Tab stays in, Esc closes, focus returns after Esc and Cancel', async () => {

@@ -95,7 +95,7 @@ describe('dashboard in Chromium — under a small load', { skip: noChromium }, (
     // deploys leads in a second that is not a tie (a tie lists builds first, by name)
     await until(page, `document.querySelector('[aria-label="Busiest topics"] tbody tr:first-child td:first-child')?.textContent === 'deploys'`);
     assert.equal(await tile(page, 'Scheduled waiting'), '0');
-    assert.match((await tile(page, 'Cache size')) ?? '', /^\d+(\.\d)? (B|KB|MB)$/);
+    assert.match((await tile(page, 'Cache size')) ?? '', /^\d+(\.\d)? (byte|kB|MB)$/);
     assert.equal(await page.locator('.chart canvas').count(), 3, 'uPlot drew three charts');
 
     // and the charts move: a point a second

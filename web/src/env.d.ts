@@ -1,3 +1,5 @@
+/// <reference types="vite/client" />
+
 declare module 'virtual:emoji-names' {
   /** GitHub's emoji short codes (gemoji) → the emoji; web/plugins/emoji-names.ts. */
   const names: Record<string, string>;

@@ -5,7 +5,7 @@ import { nowSeconds, randomId } from '../../model/message.js';
 import { Provisioned } from '../../store/auth-store.js';
 import { clientAddressOf } from '../client.js';
 import type { ServerContext } from '../context.js';
-import { credentials } from '../http/credentials.js';
+import { requestCredentials } from '../http/proxy-credentials.js';
 import type { RequestInfo } from '../http/request.js';
 
 /** The account API exists only with an auth-file (ntfy's ensureUserManager: 404 otherwise). */
@@ -19,7 +19,7 @@ export function accounts(ctx: ServerContext): AccessControl {
  * for topics only, and the account API could otherwise make it an unscoped token.
  */
 export async function currentUser(ctx: ServerContext, req: RequestInfo): Promise<User | undefined> {
-  const user = await accounts(ctx).authenticate(credentials(req), clientAddressOf(ctx, req));
+  const user = await accounts(ctx).authenticate(requestCredentials(ctx, req), clientAddressOf(ctx, req));
   req.seen.user = user?.name;
   if (user?.scopes) throw errors.forbidden;
   return user;

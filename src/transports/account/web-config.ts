@@ -24,6 +24,7 @@ function webConfig(config: Config): Record<string, unknown> {
     billing_contact: '',
     web_push_public_key: config.webPush?.publicKey ?? '',
     disallowed_topics: config.disallowedTopics,
+    auth_logout_url: config.authLogoutUrl, // after ntfy 2.28 (proxy-header auth): where logout sends a user the proxy logged in
     config_hash: config.configHash,
   };
 }

@@ -1,6 +1,6 @@
 import type { Permission } from '../../model/access.js';
 import { clientAddressOf } from '../client.js';
-import { credentials } from '../http/credentials.js';
+import { requestCredentials } from '../http/proxy-credentials.js';
 import type { Guard } from './guard.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Guard } from './guard.js';
 export const authenticate: Guard = (gate) => {
   const access = gate.ctx.access;
   if (!access) return;
-  return access.authenticate(credentials(gate.req), clientAddressOf(gate.ctx, gate.req)).then((user) => {
+  return access.authenticate(requestCredentials(gate.ctx, gate.req), clientAddressOf(gate.ctx, gate.req)).then((user) => {
     gate.user = user;
     gate.req.seen.user = user?.name;
   });

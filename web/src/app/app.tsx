@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { language, t } from '../lib/i18n.js';
 import { refreshAccount } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
 import { announcement } from '../lib/notifier.js';
@@ -26,6 +27,8 @@ export function App() {
   const user = useStore(session);
   const [publishing, setPublishing] = useState(false);
   const announced = useStore(announcement);
+  // Every component re-renders with the app, so a language chosen shows at once, with no reload.
+  useStore(language);
   const unread = unreadCount(useStore(subscriptions), useStore(settings).minPriority);
   useEffect(() => {
     document.title = unread > 0 ? `(${unread}) Tocsin` : 'Tocsin';
@@ -35,7 +38,9 @@ export function App() {
   const shown = locked && !openPages.has(current.page) ? 'login' : current.page;
   useEffect(() => {
     if (shown !== current.page) navigate('login', true);
-  }, [shown, current.page]);
+    // A proxy vouched for the visitor (after require-login sent them here at start): no login page.
+    else if (user?.proxied && current.page === 'login') navigate('', true);
+  }, [shown, current.page, user]);
   useEffect(() => {
     registerServiceWorker();
     connectSubscriptions();
@@ -56,20 +61,22 @@ export function App() {
         <span class="spacer" />
         {!locked && (
           <button type="button" class="primary" onClick={() => setPublishing(true)}>
-            Publish
+            {t('app.publish')}
           </button>
         )}
         <ThemeToggle />
-        {serverConfig.enable_login &&
-          (user ? (
-            <Link to="account" active={current.page === 'account'}>
-              {user.username}
-            </Link>
-          ) : (
+        {/* A user the proxy logged in has an account even where enable-login offers no login. */}
+        {user ? (
+          <Link to="account" active={current.page === 'account'}>
+            {user.username}
+          </Link>
+        ) : (
+          serverConfig.enable_login && (
             <Link to="login" active={current.page === 'login'}>
-              Log in
+              {t('auth.logIn')}
             </Link>
-          ))}
+          )
+        )}
       </header>
       {!locked && <Sidebar current={current} />}
       <main>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { performHttpAction } from '../lib/http-action.js';
 import { safeHref } from '../lib/links.js';
 import type { Action } from '../lib/message.js';
+import { t } from '../lib/i18n.js';
 
 type Outcome = 'running' | 'done' | string;
 
@@ -51,7 +52,7 @@ export function ActionButtons({ actions }: { actions: readonly Action[] }) {
           );
         }
         return (
-          <button type="button" disabled title={action.action === 'view' ? `Not a web link: ${action.url ?? ''}` : 'Broadcast actions reach Android apps only'}>
+          <button type="button" disabled title={action.action === 'view' ? t('action.notWebLink', { url: action.url ?? '' }) : t('action.broadcastAndroidOnly')}>
             {action.label}
           </button>
         );

@@ -1,5 +1,6 @@
 import { formatBytes, formatTime } from '../lib/format.js';
 import { isImage, type Attachment } from '../lib/message.js';
+import { t } from '../lib/i18n.js';
 
 /** An attachment: a preview of an image, and a download link with its size and expiry either way. */
 export function AttachmentView({ attachment }: { attachment: Attachment }) {
@@ -14,14 +15,14 @@ export function AttachmentView({ attachment }: { attachment: Attachment }) {
       <div class="attachment-info">
         <span aria-hidden="true">📎</span>{' '}
         {expired ? (
-          <span>{attachment.name} (expired)</span>
+          <span>{t('attachment.expired', { name: attachment.name })}</span>
         ) : (
           <a class="attachment-download" href={attachment.url} download={attachment.name} target="_blank" rel="noopener">
             {attachment.name}
           </a>
         )}
         {attachment.size !== undefined && <span class="muted"> · {formatBytes(attachment.size)}</span>}
-        {attachment.expires !== undefined && !expired && <span class="muted"> · until {formatTime(attachment.expires)}</span>}
+        {attachment.expires !== undefined && !expired && <span class="muted"> · {t('attachment.until', { time: formatTime(attachment.expires) })}</span>}
       </div>
     </div>
   );

@@ -3,18 +3,18 @@ import type { ConnectionStatus } from '../lib/connection.js';
 import { session } from '../lib/session.js';
 import { useStore } from '../lib/store.js';
 import { Link } from './Link.js';
-
-const stateNames = { connecting: 'connecting…', live: 'live', retrying: 'reconnecting…', denied: 'no access', limited: 'rate-limited' };
+import { formatClock } from '../lib/format.js';
+import { t, tParts } from '../lib/i18n.js';
 
 /** A moment as the visitor's clock shows it, with its exact time for machines. */
 function Clock({ ms }: { ms: number }) {
   const at = new Date(ms);
-  return <time dateTime={at.toISOString()}>{at.toLocaleTimeString()}</time>;
+  return <time dateTime={at.toISOString()}>{formatClock(ms)}</time>;
 }
 
 /** A topic's connection state in the list's header. */
 export function ConnectionState({ status }: { status: ConnectionStatus }) {
-  return <span class={`state state-${status.state}`}>{stateNames[status.state]}</span>;
+  return <span class={`state state-${status.state}`}>{t(`connection.${status.state}`)}</span>;
 }
 
 /**
@@ -27,23 +27,18 @@ export function ConnectionNote({ topic, status }: { topic: string; status: Conne
   if (status.state === 'limited')
     return (
       <p class="connection-note error" role="status">
-        The server is limiting requests from this browser (too many requests), so {topic} is not receiving notifications. Tocsin tries again at <Clock ms={status.retryAt ?? Date.now()} />, waiting
-        longer after each refusal.
+        {tParts('connection.limitedNote', { topic, time: <Clock ms={status.retryAt ?? Date.now()} /> })}
       </p>
     );
   if (status.state !== 'denied') return null;
   return (
     <p class="connection-note error" role="status">
       {user ? (
-        <>
-          Your account {user.username} may not read {topic}. Ask the server's admin for access, or log in as another user from your <Link to="account">account</Link> page.
-        </>
+        tParts('connection.deniedUser', { user: user.username, topic, account: <Link to="account">{t('connection.accountLink')}</Link> })
       ) : serverConfig.enable_login ? (
-        <>
-          {topic} is protected: <Link to="login">log in</Link> with an account that may read it, and it connects again.
-        </>
+        tParts('connection.deniedVisitor', { topic, login: <Link to="login">{t('connection.loginLink')}</Link> })
       ) : (
-        <>{topic} is protected, and this server has no login in the web app: it cannot be read here.</>
+        t('connection.deniedNoLogin', { topic })
       )}
     </p>
   );

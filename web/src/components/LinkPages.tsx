@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api.js';
 import { Link } from './Link.js';
+import { t } from '../lib/i18n.js';
 
 /** The pages of the reset request and of mailed magic links (ntfy 2.25's /account/... paths). */
 
 function reason(err: unknown): string {
-  if (err instanceof ApiError && (err.code === 40051 || err.code === 40054)) return 'This link is invalid, expired or already used.';
-  if (err instanceof ApiError && err.code === 42906) return 'Too many requests from here; try again tomorrow.';
+  if (err instanceof ApiError && (err.code === 40051 || err.code === 40054)) return t('mailLink.invalid');
+  if (err instanceof ApiError && err.code === 42906) return t('mailLink.tooMany');
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -20,13 +21,13 @@ export function VerifyEmailPage({ token }: { token: string }) {
     );
   }, [token]);
   return (
-    <div class="panel narrow" aria-label="Verify e-mail address">
-      <h2>E-mail address</h2>
-      {!state.done && <p class="muted">Verifying…</p>}
-      {state.done && !state.error && <p class="note">Your e-mail address is verified.</p>}
+    <div class="panel narrow" aria-label={t('verifyEmail.label')}>
+      <h2>{t('verifyEmail.heading')}</h2>
+      {!state.done && <p class="muted">{t('verifyEmail.verifying')}</p>}
+      {state.done && !state.error && <p class="note">{t('verifyEmail.done')}</p>}
       {state.error && <p class="error">{state.error}</p>}
       <p>
-        <Link to="account">Your account</Link>
+        <Link to="account">{t('mailLink.yourAccount')}</Link>
       </p>
     </div>
   );
@@ -42,24 +43,24 @@ export function ForgotPasswordPage() {
     setError('');
     try {
       await api('POST', '/v1/account/password/reset/request', { body: { identifier } });
-      setNote('If an account with a verified e-mail address matches, a link to reset its password is on its way.');
+      setNote(t('resetRequest.sent'));
     } catch (err) {
       setError(reason(err));
     }
   };
   return (
-    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label="Reset password">
-      <h2>Reset your password</h2>
+    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label={t('resetRequest.label')}>
+      <h2>{t('resetRequest.heading')}</h2>
       <label>
-        User name or e-mail address <input name="identifier" autocomplete="username" required value={identifier} onInput={(e) => setIdentifier(e.currentTarget.value)} />
+        {t('resetRequest.identifier')} <input name="identifier" autocomplete="username" required value={identifier} onInput={(e) => setIdentifier(e.currentTarget.value)} />
       </label>
       {note && <p class="note">{note}</p>}
       {error && <p class="error">{error}</p>}
       <button type="submit" class="primary">
-        Send link
+        {t('resetRequest.send')}
       </button>
       <p>
-        <Link to="login">Log in</Link>
+        <Link to="login">{t('auth.logIn')}</Link>
       </p>
     </form>
   );
@@ -73,31 +74,31 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const [error, setError] = useState('');
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (password !== confirm) return setError('The passwords differ');
+    if (password !== confirm) return setError(t('auth.passwordsDiffer'));
     setError('');
     try {
       await api('POST', '/v1/account/password/reset', { body: { token, password } });
-      setNote('Your password is changed; log in with it.');
+      setNote(t('resetPassword.done'));
     } catch (err) {
       setError(reason(err));
     }
   };
   return (
-    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label="Choose a new password">
-      <h2>Choose a new password</h2>
+    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label={t('resetPassword.heading')}>
+      <h2>{t('resetPassword.heading')}</h2>
       <label>
-        New password <input name="password" type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        {t('auth.newPassword')} <input name="password" type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
       </label>
       <label>
-        Confirm password <input name="confirm" type="password" autocomplete="new-password" required value={confirm} onInput={(e) => setConfirm(e.currentTarget.value)} />
+        {t('auth.confirmPassword')} <input name="confirm" type="password" autocomplete="new-password" required value={confirm} onInput={(e) => setConfirm(e.currentTarget.value)} />
       </label>
       {note && <p class="note">{note}</p>}
       {error && <p class="error">{error}</p>}
       <button type="submit" class="primary">
-        Set password
+        {t('resetPassword.set')}
       </button>
       <p>
-        <Link to="login">Log in</Link>
+        <Link to="login">{t('auth.logIn')}</Link>
       </p>
     </form>
   );

@@ -4,12 +4,13 @@ import { ApiError } from '../lib/api.js';
 import { apiBase, serverConfig } from '../lib/config.js';
 import { navigate } from '../lib/route.js';
 import { Link } from './Link.js';
+import { t, tParts } from '../lib/i18n.js';
 
 /** Why a login or sign-up was refused, in words (ntfy's codes). */
 function reason(err: unknown): string {
   if (!(err instanceof ApiError)) return String(err);
-  if (err.code === 40101) return 'Wrong user name or password';
-  if (err.code === 40901) return 'That user name is taken';
+  if (err.code === 40101) return t('auth.wrongCredentials');
+  if (err.code === 40901) return t('auth.usernameTaken');
   return err.message;
 }
 
@@ -21,7 +22,7 @@ export function LoginPage({ signup }: { signup: boolean }) {
   const [error, setError] = useState('');
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (signup && password !== confirm) return setError('The passwords differ');
+    if (signup && password !== confirm) return setError(t('auth.passwordsDiffer'));
     try {
       await (signup ? signUp(username, password) : logIn(username, password));
       navigate('account');
@@ -29,44 +30,44 @@ export function LoginPage({ signup }: { signup: boolean }) {
       setError(reason(err));
     }
   };
-  if (!serverConfig.enable_login) return <p class="empty">This server has no accounts (enable-login is off).</p>;
+  if (!serverConfig.enable_login) return <p class="empty">{t('auth.noAccounts')}</p>;
   return (
-    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label={signup ? 'Sign up' : 'Log in'}>
-      <h2>{signup ? 'Create an account' : 'Log in'}</h2>
+    <form class="panel narrow" onSubmit={(e) => void submit(e)} aria-label={signup ? t('auth.signUp') : t('auth.logIn')}>
+      <h2>{signup ? t('auth.createAccount') : t('auth.logIn')}</h2>
       <label>
-        User name <input name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+        {t('auth.username')} <input name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
       </label>
       <label>
-        Password <input name="password" type="password" autocomplete={signup ? 'new-password' : 'current-password'} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        {t('auth.password')} <input name="password" type="password" autocomplete={signup ? 'new-password' : 'current-password'} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
       </label>
       {signup && (
         <label>
-          Confirm password <input name="confirm" type="password" autocomplete="new-password" required value={confirm} onInput={(e) => setConfirm(e.currentTarget.value)} />
+          {t('auth.confirmPassword')} <input name="confirm" type="password" autocomplete="new-password" required value={confirm} onInput={(e) => setConfirm(e.currentTarget.value)} />
         </label>
       )}
       {error && <p class="error">{error}</p>}
       <button type="submit" class="primary">
-        {signup ? 'Sign up' : 'Log in'}
+        {signup ? t('auth.signUp') : t('auth.logIn')}
       </button>
       {!signup && serverConfig.auth_oidc && (
         // A page load, not the app's router: the server sends the browser on to the provider.
         <a class="button" href={`${apiBase}/v1/auth/oidc/login`}>
-          Sign in with SSO
+          {t('auth.signInSso')}
         </a>
       )}
       {!signup && serverConfig.enable_reset_password && (
         <p>
-          <Link to="account/password/reset">Forgot your password?</Link>
+          <Link to="account/password/reset">{t('auth.forgotPassword')}</Link>
         </p>
       )}
       {!signup && serverConfig.enable_signup && (
         <p>
-          No account? <Link to="signup">Sign up</Link>
+          {tParts('auth.noAccount', { signUp: <Link to="signup">{t('auth.signUp')}</Link> })}
         </p>
       )}
       {signup && (
         <p>
-          Have one? <Link to="login">Log in</Link>
+          {tParts('auth.haveAccount', { logIn: <Link to="login">{t('auth.logIn')}</Link> })}
         </p>
       )}
     </form>

@@ -7,8 +7,10 @@ import { AttachmentView } from './AttachmentView.js';
 import { CardTools } from './CardTools.js';
 import { Markdown } from './Markdown.js';
 import { MessageText } from './MessageText.js';
+import { t } from '../lib/i18n.js';
 
-const priorityNames: Record<number, string> = { 1: 'min', 2: 'low', 4: 'high', 5: 'urgent' };
+/** The priorities a card names (the default, 3, goes unsaid). */
+const named = new Set([1, 2, 4, 5]);
 
 /** One notification: emojis and title, priority, time, the message (Markdown rendered), tags, attachment, actions. */
 export function NotificationCard({ message, showTopic }: { message: Message; showTopic: boolean }) {
@@ -23,8 +25,8 @@ export function NotificationCard({ message, showTopic }: { message: Message; sho
           {formatTime(message.time)}
           {showTopic && <> · {message.topic}</>}
         </span>
-        {message.unread && <span class="new-badge">new</span>}
-        {priorityNames[priority] && <span class={`priority priority-badge-${priority}`}>{priorityNames[priority]}</span>}
+        {message.unread && <span class="new-badge">{t('card.new')}</span>}
+        {named.has(priority) && <span class={`priority priority-badge-${priority}`}>{t(`priority.${priority as 1 | 2 | 4 | 5}`)}</span>}
       </header>
       {heading && <h3 class="card-title">{heading}</h3>}
       {message.message !== undefined &&

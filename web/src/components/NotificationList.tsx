@@ -9,6 +9,7 @@ import { ConnectionNote, ConnectionState } from './ConnectionNote.js';
 import { Link } from './Link.js';
 import { TopicSettings } from './TopicSettings.js';
 import { NotificationCard } from './NotificationCard.js';
+import { t, tParts } from '../lib/i18n.js';
 
 /** The notifications of one topic, or of every subscription (topic undefined), newest first. */
 export function NotificationList({ topic }: { topic: string | undefined }) {
@@ -36,15 +37,15 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   return (
     <section class="list">
       <div class="list-header">
-        <h2>{topic === undefined ? 'All notifications' : (shown[0]?.displayName ?? topic)}</h2>
+        <h2>{topic === undefined ? t('list.all') : (shown[0]?.displayName ?? topic)}</h2>
         {status && <ConnectionState status={status} />}
         {topic && (
           <span class="list-tools">
             <button type="button" onClick={() => void sendTestNotification(topic).then((error) => setTestError(error ?? ''), (err: unknown) => setTestError(String(err)))}>
-              Send test notification
+              {t('list.sendTest')}
             </button>
             <button type="button" onClick={() => clearMessages(topic)}>
-              Clear
+              {t('list.clear')}
             </button>
             <button
               type="button"
@@ -53,7 +54,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
                 navigate('');
               }}
             >
-              Unsubscribe
+              {t('list.unsubscribe')}
             </button>
           </span>
         )}
@@ -62,34 +63,32 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
       {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
       {testError && (
         <p class="error" role="status">
-          The test notification was not sent: {testError}
+          {t('list.testFailed', { error: testError })}
         </p>
       )}
       {shown
         .filter((s) => s.gap)
         .map((s) => (
           <p key={`gap-${s.topic}`} class="gap-note" role="status">
-            Some notifications{topic === undefined ? ` of ${s.topic}` : ''} could not be recovered: the server no longer held them when this page reconnected.{' '}
+            {topic === undefined ? t('list.gapOfTopic', { topic: s.topic }) : t('list.gap')}{' '}
             <button type="button" onClick={() => setGap(s.topic, false)}>
-              Dismiss
+              {t('list.dismiss')}
             </button>
           </p>
         ))}
       {all.length > messages.length && (
         <p class="muted hidden-note">
-          {all.length - messages.length} below priority {minPriority} hidden by your <Link to="settings">settings</Link>.
+          {tParts('list.hidden', { count: all.length - messages.length, priority: minPriority, settings: <Link to="settings">{t('list.settingsLink')}</Link> })}
         </p>
       )}
       {messages.length === 0 ? (
         <p class="empty muted">
           {topic ? (
-            <>
-              No notifications yet. Publish one with <code>curl -d "Hi" {topicUrl(topic)}</code>
-            </>
+            tParts('list.emptyTopic', { command: <code>curl -d "Hi" {topicUrl(topic)}</code> })
           ) : subs.length === 0 ? (
-            'Subscribe to a topic to see its notifications here.'
+            t('list.emptyNoSubscriptions')
           ) : (
-            'No notifications yet.'
+            t('list.empty')
           )}
         </p>
       ) : (

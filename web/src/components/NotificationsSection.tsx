@@ -4,13 +4,14 @@ import { backgroundPush } from '../lib/service-worker.js';
 import { settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
 import { webPushOffered } from '../lib/web-push.js';
+import { t, type MessageKey } from '../lib/i18n.js';
 
 /** What stands between the visitor and notifications, in words, as ntfy's web app says it. */
-const obstacles: Partial<Record<NotificationSupport, string>> = {
-  'ios-install': 'On iPhone and iPad, notifications need the app on the Home Screen: tap Share, then "Add to Home Screen", and open Tocsin from there.',
-  insecure: 'Notifications are only possible over HTTPS: this page came over plain HTTP, where browsers offer neither notifications nor background delivery. Open it at an https:// address (or on localhost).',
-  unsupported: 'This browser cannot show notifications.',
-  denied: 'Notifications are blocked for this site. Allow them in the browser\'s site settings, then reload the page.',
+const obstacles: Partial<Record<NotificationSupport, MessageKey>> = {
+  'ios-install': 'notifications.iosInstall',
+  insecure: 'notifications.insecure',
+  unsupported: 'notifications.unsupported',
+  denied: 'notifications.denied',
 };
 
 /**
@@ -33,17 +34,17 @@ export function NotificationsSection() {
   };
   return (
     <fieldset class="notifications">
-      <legend>Notifications</legend>
+      <legend>{t('notifications.legend')}</legend>
       {obstacle ? (
         <p class="error" role="status">
-          {obstacle}
+          {t(obstacle)}
         </p>
       ) : (
         <p>
-          Browser notifications: {support === 'granted' ? 'on' : 'off'}{' '}
+          {support === 'granted' ? t('notifications.browserOn') : t('notifications.browserOff')}{' '}
           {support === 'ask' && (
             <button type="button" onClick={() => void askForNotifications().then(() => setSupport(notificationSupport()))}>
-              Allow notifications
+              {t('notifications.allow')}
             </button>
           )}
         </p>
@@ -51,11 +52,11 @@ export function NotificationsSection() {
       {!obstacle && webPushOffered() && (
         <>
           <label class="inline">
-            <input type="checkbox" name="background-notifications" checked={current.backgroundNotifications === true} onChange={(e) => void setBackground(e.currentTarget.checked)} /> Background notifications: receive
-            messages while Tocsin is closed (Web Push)
+            <input type="checkbox" name="background-notifications" checked={current.backgroundNotifications === true} onChange={(e) => void setBackground(e.currentTarget.checked)} />{' '}
+            {t('notifications.background')}
           </label>
-          {push.error && <p class="error">Background notifications could not be turned on: {push.error}</p>}
-          {push.active && <p class="note">Background notifications are on for this browser.</p>}
+          {push.error && <p class="error">{t('notifications.backgroundFailed', { error: push.error })}</p>}
+          {push.active && <p class="note">{t('notifications.backgroundOn')}</p>}
         </>
       )}
     </fieldset>

@@ -3,14 +3,9 @@ import { serverConfig } from '../lib/config.js';
 import { publish, type Draft } from '../lib/publish.js';
 import { ActionsEditor } from './ActionsEditor.js';
 import { useModal } from './useModal.js';
+import { t } from '../lib/i18n.js';
 
-const priorities = [
-  [5, 'urgent'],
-  [4, 'high'],
-  [3, 'default'],
-  [2, 'low'],
-  [1, 'min'],
-] as const;
+const priorities = [5, 4, 3, 2, 1] as const;
 
 /** The publish dialog, with every option ntfy's has: title, tags, priority, delay, click, attachment, e-mail, actions, Markdown. */
 export function PublishDialog({ topic, onClose }: { topic: string; onClose: () => void }) {
@@ -39,62 +34,64 @@ export function PublishDialog({ topic, onClose }: { topic: string; onClose: () =
     <div class="backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={dialog} class="dialog publish" role="dialog" aria-modal="true" aria-labelledby="publish-heading">
         <form onSubmit={(e) => void send(e)} aria-labelledby="publish-heading">
-          <h2 id="publish-heading">Publish to {draft.topic || '…'}</h2>
+          <h2 id="publish-heading">{t('publish.heading', { topic: draft.topic || '…' })}</h2>
           <label>
-            Topic <input name="topic" required {...text('topic')} />
+            {t('publish.topic')} <input name="topic" required {...text('topic')} />
           </label>
           <label>
-            Title <input name="title" {...text('title')} />
+            {t('publish.title')} <input name="title" {...text('title')} />
           </label>
           <label>
-            Message <textarea name="message" rows={4} {...text('message')} />
+            {t('publish.message')} <textarea name="message" rows={4} {...text('message')} />
           </label>
           <label class="inline">
-            <input type="checkbox" name="markdown" checked={draft.markdown} onChange={(e) => set('markdown', e.currentTarget.checked)} /> Markdown
+            <input type="checkbox" name="markdown" checked={draft.markdown} onChange={(e) => set('markdown', e.currentTarget.checked)} /> {t('publish.markdown')}
           </label>
           <div class="row">
             <label>
-              Tags <input name="tags" placeholder="warning,skull" {...text('tags')} />
+              {t('publish.tags')} <input name="tags" placeholder="warning,skull" {...text('tags')} />
             </label>
             <label>
-              Priority
+              {t('publish.priority')}
               <select name="priority" value={draft.priority} onChange={(e) => set('priority', Number(e.currentTarget.value))}>
-                {priorities.map(([value, name]) => (
-                  <option value={value}>{name}</option>
+                {priorities.map((value) => (
+                  <option value={value}>{t(`priority.${value}`)}</option>
                 ))}
               </select>
             </label>
           </div>
           <div class="row">
             <label>
-              Delay <input name="delay" placeholder="30m, tomorrow 10am" {...text('delay')} />
+              {t('publish.delay')}
+              {/* The server reads delays in English (ntfy's syntax), so the example stays in it. */}
+              <input name="delay" placeholder="30m, tomorrow 10am" {...text('delay')} />
             </label>
             <label>
-              Click URL <input name="click" type="url" {...text('click')} />
+              {t('publish.click')} <input name="click" type="url" {...text('click')} />
             </label>
           </div>
           {serverConfig.enable_emails && (
             <label>
-              E-mail <input name="email" type="email" {...text('email')} />
+              {t('publish.email')} <input name="email" type="email" {...text('email')} />
             </label>
           )}
           <div class="row">
             <label>
-              Attachment URL <input name="attach" type="url" disabled={draft.file !== undefined} {...text('attachUrl')} />
+              {t('publish.attachUrl')} <input name="attach" type="url" disabled={draft.file !== undefined} {...text('attachUrl')} />
             </label>
             <label>
-              or file <input name="file" type="file" onChange={(e) => set('file', e.currentTarget.files?.[0])} />
+              {t('publish.file')} <input name="file" type="file" onChange={(e) => set('file', e.currentTarget.files?.[0])} />
             </label>
           </div>
           <ActionsEditor actions={draft.actions} onChange={(actions) => set('actions', actions)} />
-          {progress !== undefined && <progress value={progress} max={1} aria-label="Upload progress" />}
+          {progress !== undefined && <progress value={progress} max={1} aria-label={t('publish.progress')} />}
           {error && <p class="error">{error}</p>}
           <div class="dialog-buttons">
             <button type="button" onClick={onClose}>
-              Cancel
+              {t('publish.cancel')}
             </button>
             <button type="submit" class="primary" disabled={progress !== undefined}>
-              Send
+              {t('publish.send')}
             </button>
           </div>
         </form>

@@ -4,14 +4,15 @@ import { defaultHistorySize, historySizes } from '../lib/history.js';
 import { settings, type Settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
 import { NotificationsSection } from './NotificationsSection.js';
+import { languages, t } from '../lib/i18n.js';
 
-const deleteAfterOptions = [
-  [0, 'never'],
-  [3 * 3600, 'after 3 hours'],
-  [86_400, 'after a day'],
-  [7 * 86_400, 'after a week'],
-  [30 * 86_400, 'after a month'],
-] as const;
+const deleteAfterOptions = (): [number, string][] => [
+  [0, t('settings.deleteNever')],
+  [3 * 3600, t('settings.deleteAfterHours', { count: 3 })],
+  [86_400, t('settings.deleteAfterDay')],
+  [7 * 86_400, t('settings.deleteAfterWeek')],
+  [30 * 86_400, t('settings.deleteAfterMonth')],
+];
 
 /**
  * The app's settings, kept in this browser; a logged-in user's notification settings go
@@ -29,43 +30,53 @@ export function SettingsPage() {
     }
   };
   return (
-    <form class="panel settings" aria-label="Settings" onSubmit={(e) => e.preventDefault()}>
-      <h2>Settings</h2>
+    <form class="panel settings" aria-label={t('settings.heading')} onSubmit={(e) => e.preventDefault()}>
+      <h2>{t('settings.heading')}</h2>
       <label>
-        Show notifications of at least priority
+        {t('settings.minPriority')}
         <select name="min-priority" value={current.minPriority} onChange={(e) => change({ minPriority: Number(e.currentTarget.value) })}>
-          <option value={1}>any (1, min)</option>
-          <option value={2}>2 (low)</option>
-          <option value={3}>3 (default)</option>
-          <option value={4}>4 (high)</option>
-          <option value={5}>5 (urgent)</option>
+          <option value={1}>{t('settings.anyPriority')}</option>
+          {([2, 3, 4, 5] as const).map((value) => (
+            <option value={value}>{t('settings.priorityOption', { value, name: t(`priority.${value}`) })}</option>
+          ))}
         </select>
       </label>
       <label>
-        Delete notifications
+        {t('settings.deleteAfter')}
         <select name="delete-after" value={current.deleteAfter} onChange={(e) => change({ deleteAfter: Number(e.currentTarget.value) })}>
-          {deleteAfterOptions.map(([seconds, name]) => (
+          {deleteAfterOptions().map(([seconds, name]) => (
             <option value={seconds}>{name}</option>
           ))}
         </select>
       </label>
       <label>
-        Keep history in this browser up to
+        {t('settings.history')}
         <select name="history-size" value={current.historySize ?? defaultHistorySize} onChange={(e) => change({ historySize: Number(e.currentTarget.value) })}>
           {historySizes.map((size) => (
-            <option value={size}>{size / 500_000} MB, the oldest dropped first</option>
+            <option value={size}>{t('settings.historyOption', { size: size / 500_000 })}</option>
           ))}
         </select>
       </label>
       <label class="inline">
-        <input type="checkbox" name="sound" checked={current.sound} onChange={(e) => change({ sound: e.currentTarget.checked })} /> Play a sound for new notifications
+        <input type="checkbox" name="sound" checked={current.sound} onChange={(e) => change({ sound: e.currentTarget.checked })} /> {t('settings.sound')}
       </label>
       <label>
-        Theme
+        {t('settings.theme')}
         <select name="theme" value={current.theme} onChange={(e) => change({ theme: e.currentTarget.value as Settings['theme'] })}>
-          <option value="system">as the system</option>
-          <option value="light">light</option>
-          <option value="dark">dark</option>
+          <option value="system">{t('settings.themeSystem')}</option>
+          <option value="light">{t('settings.themeLight')}</option>
+          <option value="dark">{t('settings.themeDark')}</option>
+        </select>
+      </label>
+      <label>
+        {t('settings.language')}
+        <select name="language" value={current.language ?? ''} onChange={(e) => change({ language: e.currentTarget.value || undefined })}>
+          <option value="">{t('settings.languageBrowser')}</option>
+          {Object.entries(languages).map(([code, name]) => (
+            <option value={code} lang={code}>
+              {name}
+            </option>
+          ))}
         </select>
       </label>
       <NotificationsSection />

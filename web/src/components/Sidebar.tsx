@@ -6,6 +6,7 @@ import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
 import { shownMessages, subscribe, subscriptions } from '../lib/subscriptions.js';
 import { Link } from './Link.js';
+import { t } from '../lib/i18n.js';
 
 /** A topic's messages shown, and how many of them are unread (a badge, only when some are). */
 function Counts({ messages }: { messages: readonly Message[] }) {
@@ -13,7 +14,7 @@ function Counts({ messages }: { messages: readonly Message[] }) {
   return (
     <>
       <span class="count">{messages.length}</span>
-      {unread > 0 && <span class="unread-badge" aria-label={`${unread} unread`}>{unread}</span>}
+      {unread > 0 && <span class="unread-badge" aria-label={t('sidebar.unread', { count: unread })}>{unread}</span>}
     </>
   );
 }
@@ -27,7 +28,7 @@ export function Sidebar({ current }: { current: Route }) {
   const add = (e: Event): void => {
     e.preventDefault();
     const name = topic.trim();
-    if (!topicName.test(name) || serverConfig.disallowed_topics.includes(name)) return setError('Letters, digits, - and _ only (at most 64), and not a reserved name');
+    if (!topicName.test(name) || serverConfig.disallowed_topics.includes(name)) return setError(t('sidebar.topicRule'));
     setError('');
     setTopic('');
     void subscribe(name).catch((err: unknown) => setError(String(err)));
@@ -36,7 +37,7 @@ export function Sidebar({ current }: { current: Route }) {
   return (
     <nav class="sidebar">
       <Link to="" active={current.page === 'all'}>
-        All notifications
+        {t('list.all')}
       </Link>
       <ul class="topics">
         {subs.map((s) => (
@@ -48,12 +49,12 @@ export function Sidebar({ current }: { current: Route }) {
         ))}
       </ul>
       <form class="subscribe" onSubmit={add}>
-        <input name="topic" placeholder="Topic name, e.g. phil_alerts" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} aria-label="Topic to subscribe to" />
-        <button type="submit">Subscribe</button>
+        <input name="topic" placeholder={t('sidebar.topicPlaceholder')} value={topic} onInput={(e) => setTopic(e.currentTarget.value)} aria-label={t('sidebar.topicLabel')} />
+        <button type="submit">{t('sidebar.subscribe')}</button>
         {error && <p class="error">{error}</p>}
       </form>
       <Link to="settings" active={current.page === 'settings'}>
-        Settings
+        {t('settings.heading')}
       </Link>
     </nav>
   );

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { settings } from '../lib/settings.js';
 import { useStore } from '../lib/store.js';
+import { t } from '../lib/i18n.js';
 
 /** Light or dark: the system's (prefers-color-scheme) until the user picks one. The CSS reads data-theme. */
 export function ThemeToggle() {
@@ -11,7 +12,7 @@ export function ThemeToggle() {
   }, [theme]);
   const dark = theme === 'dark' || (theme === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
   return (
-    <button type="button" class="icon" aria-label={dark ? 'Light mode' : 'Dark mode'} title={dark ? 'Light mode' : 'Dark mode'} onClick={() => settings.update((s) => ({ ...s, theme: dark ? 'light' : 'dark' }))}>
+    <button type="button" class="icon" aria-label={t(dark ? 'theme.toLight' : 'theme.toDark')} title={t(dark ? 'theme.toLight' : 'theme.toDark')} onClick={() => settings.update((s) => ({ ...s, theme: dark ? 'light' : 'dark' }))}>
       {dark ? '☀' : '☾'}
     </button>
   );

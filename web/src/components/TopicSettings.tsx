@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { setDisplayName, setMuted, type Subscription } from '../lib/subscriptions.js';
+import { t } from '../lib/i18n.js';
 
 /** A topic's own settings, folded under its list's header: the name shown for it, and mute. */
 export function TopicSettings({ sub }: { sub: Subscription }) {
@@ -8,19 +9,19 @@ export function TopicSettings({ sub }: { sub: Subscription }) {
   const save = (e: Event): void => {
     e.preventDefault();
     setError('');
-    void setDisplayName(sub.topic, name).catch((err: unknown) => setError(`Saved in this browser, not in your account: ${String(err)}`));
+    void setDisplayName(sub.topic, name).catch((err: unknown) => setError(t('topicSettings.notSynced', { error: String(err) })));
   };
   return (
     <details class="topic-settings">
-      <summary>Topic settings</summary>
+      <summary>{t('topicSettings.summary')}</summary>
       <form onSubmit={save}>
         <label>
-          Display name
+          {t('topicSettings.displayName')}
           <input name="display-name" value={name} placeholder={sub.topic} maxLength={64} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
-        <button type="submit">Save name</button>
+        <button type="submit">{t('topicSettings.save')}</button>
         <label class="inline">
-          <input type="checkbox" name="muted" checked={sub.muted === true} onChange={(e) => setMuted(sub.topic, e.currentTarget.checked)} /> Mute: no browser notifications for this topic
+          <input type="checkbox" name="muted" checked={sub.muted === true} onChange={(e) => setMuted(sub.topic, e.currentTarget.checked)} /> {t('topicSettings.mute')}
         </label>
         {error && <p class="error">{error}</p>}
       </form>

@@ -1,4 +1,5 @@
 import { api, ApiError, basicAuth } from './api.js';
+import { serverConfig } from './config.js';
 import { session } from './session.js';
 import { adoptAccountSubscriptions } from './subscriptions.js';
 import { Store } from './store.js';
@@ -19,18 +20,36 @@ export interface Account {
 /** The logged-in user's account, refreshed after each change; undefined when logged out. */
 export const account = new Store<Account | undefined>(undefined);
 
+/**
+ * Asks the server who this is. Without a token it asks too: behind a proxy that logs people
+ * in (auth-user-header) the server answers the user the proxy names, who is then logged in
+ * here without a login page; when it answers anonymous (`*`), nobody is.
+ */
 export async function refreshAccount(): Promise<void> {
-  if (!session.value) return account.set(undefined);
+  const token = session.value?.token;
   let current: Account;
   try {
     current = await api<Account>('GET', '/v1/account');
   } catch (err) {
-    // The token expired or was deleted elsewhere: the session is over.
+    // The token expired or was deleted elsewhere, or the proxy names someone refused: the session is over.
     if (err instanceof ApiError && err.status === 401) session.set(null);
+    if (!token) return account.set(undefined); // no account API (no auth-file) or offline: as anonymous
     throw err;
   }
+  if (!token) proxied(current.username);
+  if (!session.value) return account.set(undefined);
   account.set(current);
   adoptAccountSubscriptions(current.subscriptions);
+}
+
+/** The session of the user a proxy vouches for, changed only when they change (a new value reconnects the streams). */
+function proxied(username: string): void {
+  const now = session.value;
+  if (username === '*') {
+    if (now) session.set(null);
+  } else if (now?.username !== username) {
+    session.set({ username, token: '', proxied: true });
+  }
 }
 
 /** Logs in as ntfy's web app does: the password buys a token, which the app keeps instead. */
@@ -45,13 +64,15 @@ export async function signUp(username: string, password: string): Promise<void> 
   await logIn(username, password);
 }
 
+/** Ends the session; with auth-logout-url set the page goes there, to end the proxy's login too. */
 export async function logOut(): Promise<void> {
   try {
-    await api('DELETE', '/v1/account/token');
+    if (session.value?.token) await api('DELETE', '/v1/account/token');
   } finally {
     session.set(null);
     account.set(undefined);
   }
+  if (serverConfig.auth_logout_url) window.location.assign(serverConfig.auth_logout_url);
 }
 
 /** What a topic-scoped token may do on one topic or pattern (Tocsin's own; the server checks the words). */

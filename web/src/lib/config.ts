@@ -16,6 +16,8 @@ export interface ServerConfig {
   /** Whether the server sends Web Push (web-push-public-key set), and the VAPID key browsers subscribe with. */
   enable_web_push: boolean;
   web_push_public_key: string;
+  /** Where logout goes (auth-logout-url): the proxy's own logout, which ends the login it vouches for. */
+  auth_logout_url?: string;
 }
 
 declare global {

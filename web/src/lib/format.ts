@@ -1,14 +1,20 @@
-/** Sizes and times as the list shows them. */
+import { locale } from './i18n.js';
+
+const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/** Sizes as the list shows them, in the language shown (1.5 MB, 1,5 Mo, 1,5 MB). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
+  let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < byteUnits.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(1)} ${units[unit]}`;
+  return new Intl.NumberFormat(locale(), { style: 'unit', unit: byteUnits[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
 }
 
-export const formatTime = (unixSeconds: number): string => new Date(unixSeconds * 1000).toLocaleString();
+/** A date and time as the language shown writes it. */
+export const formatTime = (unixSeconds: number): string => new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(unixSeconds * 1000);
+
+/** A time of day as the language shown writes it. */
+export const formatClock = (ms: number): string => new Intl.DateTimeFormat(locale(), { timeStyle: 'medium' }).format(ms);

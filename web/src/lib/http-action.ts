@@ -1,4 +1,5 @@
 import type { Action } from './message.js';
+import { t } from './i18n.js';
 
 /**
  * An http action as ntfy's web app performs it: the request from the browser, POST unless
@@ -10,7 +11,7 @@ export async function performHttpAction(action: Action): Promise<void> {
   try {
     res = await fetch(action.url ?? '', { method: action.method ?? 'POST', headers: action.headers ?? {}, body: action.body ?? null });
   } catch {
-    throw new Error(`${action.label} failed: the server could not be reached, or does not allow requests from this page (CORS)`);
+    throw new Error(t('action.unreachable', { label: action.label }));
   }
-  if (!res.ok) throw new Error(`${action.label} failed: HTTP ${res.status} ${res.statusText}`.trim());
+  if (!res.ok) throw new Error(t('action.failed', { label: action.label, status: `${res.status} ${res.statusText}`.trim() }));
 }

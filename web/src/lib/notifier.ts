@@ -5,6 +5,7 @@ import { notificationContent } from './notification-content.js';
 import { backgroundPush, serviceWorker } from './service-worker.js';
 import { settings } from './settings.js';
 import { Store } from './store.js';
+import { t } from './i18n.js';
 
 /**
  * Whether the browser may show notifications, or why not, told apart as ntfy's web app does
@@ -42,7 +43,7 @@ export const announcement = new Store<string>('');
  */
 export function notify(message: Message, open: () => void): void {
   if (settings.value.sound) chime();
-  announcement.set(`New notification on ${message.topic}: ${message.title ?? ''} ${message.message ?? ''}`.replace(/\s+/g, ' ').trim());
+  announcement.set(t('notifications.announced', { topic: message.topic, text: `${message.title ?? ''} ${message.message ?? ''}` }).replace(/\s+/g, ' ').trim());
   if (!notificationsAllowed() || backgroundPush.value.active) return;
   const { title, options } = notificationContent(message, new URL(`${appRoot}${message.topic}`, window.location.origin).href, new URL(`${appRoot}static/icon-192.png`, window.location.origin).href);
   serviceWorker()

@@ -1,6 +1,7 @@
 import { topicUrl } from './config.js';
 import type { Action } from './message.js';
 import { authHeaders } from './session.js';
+import { t } from './i18n.js';
 
 /** What the publish dialog sends; every field but the topic may be empty. */
 export interface Draft {
@@ -63,7 +64,7 @@ export function publish(draft: Draft, onProgress: (fraction: number) => void): P
       if (xhr.status === 200 && body.id) resolve(body.id);
       else reject(new Error(body.error ? `${body.error} (${body.code})` : `HTTP ${xhr.status}`));
     };
-    xhr.onerror = () => reject(new Error('the server could not be reached'));
+    xhr.onerror = () => reject(new Error(t('publish.unreachable')));
     xhr.send(draft.file ?? draft.message);
   });
 }

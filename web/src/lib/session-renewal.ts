@@ -27,7 +27,7 @@ export function keepSessionAlive(): void {
 function schedule(): void {
   clearTimeout(timer);
   const current = session.value;
-  if (!current) return;
+  if (!current || current.proxied) return;
   const leftMs = current.expires === undefined ? 2 * longestWaitMs : current.expires * 1000 - Date.now();
   timer = setTimeout(() => void renew(), Math.min(Math.max(leftMs / 2, shortestWaitMs), longestWaitMs));
 }

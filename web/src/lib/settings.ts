@@ -12,6 +12,8 @@ export interface Settings {
   theme: 'system' | 'light' | 'dark';
   /** Messages arrive by Web Push with no tab open (web-push.ts); this browser's choice, not the account's. */
   backgroundNotifications?: boolean;
+  /** The language picked (i18n.ts); unset: the browser's. */
+  language?: string;
 }
 
 export const settings = savedStore<Settings>('settings', { minPriority: 1, deleteAfter: 0, sound: true, theme: 'system' });

@@ -1,5 +1,7 @@
 import { topicUrl } from './config.js';
 import { authHeaders } from './session.js';
+import { formatClock } from './format.js';
+import { t } from './i18n.js';
 
 /**
  * Publishes a test message to `topic`, as ntfy's web app's "Send test notification" does, so
@@ -7,7 +9,7 @@ import { authHeaders } from './session.js';
  * Resolves with the server's error text when it refuses (a read-only topic, a rate limit).
  */
 export async function sendTestNotification(topic: string): Promise<string | undefined> {
-  const params = new URLSearchParams({ title: 'Test notification', tags: 'tada', message: `This is a test notification from Tocsin's web app, sent at ${new Date().toLocaleTimeString()}.` });
+  const params = new URLSearchParams({ title: t('testNotification.title'), tags: 'tada', message: t('testNotification.message', { time: formatClock(Date.now()) }) });
   const res = await fetch(`${topicUrl(topic)}?${params}`, { method: 'PUT', headers: authHeaders() });
   if (res.ok) return undefined;
   const body = (await res.json().catch(() => ({}))) as { error?: string };

@@ -9,6 +9,7 @@ import { EmailsSection } from './EmailsSection.js';
 import { PasswordSection } from './PasswordSection.js';
 import { ReservationsSection } from './ReservationsSection.js';
 import { TokensSection } from './TokensSection.js';
+import { t } from '../../lib/i18n.js';
 
 /** The account page: who is logged in, password, tokens, reservations, deleting the account. */
 export function AccountPage() {
@@ -18,28 +19,29 @@ export function AccountPage() {
     if (!user) navigate('login');
     else void refreshAccount();
   }, [user]);
-  if (!user || !current) return <p class="empty muted">Loading…</p>;
+  if (!user || !current) return <p class="empty muted">{t('account.loading')}</p>;
   return (
     <div class="account">
       <div class="panel">
         <h2>
           {current.username} <span class="muted">({current.role})</span>
         </h2>
-        <p class="muted">Your subscriptions are kept in your account: log in on another browser and they are there.</p>
+        <p class="muted">{t('account.synced')}</p>
         <button
           type="button"
           onClick={() => {
             void logOut().finally(() => navigate(''));
           }}
         >
-          Log out
+          {t('account.logOut')}
         </button>
       </div>
-      <PasswordSection />
+      {/* A user the proxy logged in knows no password here (a random one was made for them). */}
+      {!user.proxied && <PasswordSection />}
       {serverConfig.enable_emails && <EmailsSection emails={current.emails} />}
       <TokensSection tokens={current.tokens} />
       {serverConfig.enable_reservations && <ReservationsSection account={current} />}
-      <DeleteAccountSection />
+      {!user.proxied && <DeleteAccountSection />}
     </div>
   );
 }

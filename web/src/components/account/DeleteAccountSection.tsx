@@ -3,6 +3,7 @@ import { api } from '../../lib/api.js';
 import { navigate } from '../../lib/route.js';
 import { session } from '../../lib/session.js';
 import { useAction } from './useAction.js';
+import { t } from '../../lib/i18n.js';
 
 /** DELETE /v1/account, confirmed with the password; the session ends with it. */
 export function DeleteAccountSection() {
@@ -10,18 +11,18 @@ export function DeleteAccountSection() {
   const { error, run } = useAction();
   const remove = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (!window.confirm('Delete your account, its tokens and reservations for good?')) return;
+    if (!window.confirm(t('deleteAccount.confirm'))) return;
     if (await run(() => api('DELETE', '/v1/account', { body: { password } }).then(() => session.set(null)))) navigate('');
   };
   return (
-    <form class="panel danger" onSubmit={(e) => void remove(e)} aria-label="Delete account">
-      <h3>Delete account</h3>
+    <form class="panel danger" onSubmit={(e) => void remove(e)} aria-label={t('deleteAccount.heading')}>
+      <h3>{t('deleteAccount.heading')}</h3>
       <div class="row">
         <label>
-          Password to confirm <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          {t('deleteAccount.password')} <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         </label>
         <button type="submit" class="danger">
-          Delete account
+          {t('deleteAccount.heading')}
         </button>
       </div>
       {error && <p class="error">{error}</p>}

@@ -2,13 +2,20 @@ import { useState } from 'preact/hooks';
 import type { Account } from '../../lib/account.js';
 import { api } from '../../lib/api.js';
 import { useAction } from './useAction.js';
+import { t } from '../../lib/i18n.js';
 
 const everyoneOptions = [
-  ['deny-all', 'only me'],
-  ['read-only', 'everyone may read'],
-  ['write-only', 'everyone may publish'],
-  ['read-write', 'everyone may read and publish'],
+  ['deny-all', 'reservations.onlyMe'],
+  ['read-only', 'reservations.everyoneReads'],
+  ['write-only', 'reservations.everyonePublishes'],
+  ['read-write', 'reservations.everyoneReadsAndPublishes'],
 ] as const;
+
+/** What everyone else may do with a reservation, in words (the server's value when it is a new one). */
+function described(everyone: string): string {
+  const key = everyoneOptions.find(([value]) => value === everyone)?.[1];
+  return key ? t(key) : everyone;
+}
 
 /**
  * Reserved topics (with enable-reservations): the user's own, and what everyone else may do
@@ -21,32 +28,32 @@ export function ReservationsSection({ account: { reservations = [], role, tier, 
   const { error, note, run } = useAction();
   const reserve = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (await run(() => api('POST', '/v1/account/reservation', { body: { topic, everyone } }), `Reserved ${topic}`)) setTopic('');
+    if (await run(() => api('POST', '/v1/account/reservation', { body: { topic, everyone } }), t('reservations.reserved', { topic }))) setTopic('');
   };
   return (
-    <section class="panel" aria-label="Reserved topics">
-      <h3>Reserved topics</h3>
-      {role === 'user' && !tier && <p class="muted">Reserving topics needs a plan with reservations; the server's admin can give you one.</p>}
-      {role === 'user' && tier && <p class="muted">Up to {limits?.reservations ?? 0} on your plan ({tier.name}).</p>}
+    <section class="panel" aria-label={t('reservations.heading')}>
+      <h3>{t('reservations.heading')}</h3>
+      {role === 'user' && !tier && <p class="muted">{t('reservations.needsPlan')}</p>}
+      {role === 'user' && tier && <p class="muted">{t('reservations.planLimit', { count: limits?.reservations ?? 0, plan: tier.name })}</p>}
       <ul class="reservations">
         {reservations.map((r) => (
           <li>
-            <strong>{r.topic}</strong> <span class="muted">{everyoneOptions.find(([value]) => value === r.everyone)?.[1] ?? r.everyone}</span>{' '}
-            <button type="button" onClick={() => void run(() => api('DELETE', `/v1/account/reservation/${r.topic}`), `Released ${r.topic}`)}>
-              Release
+            <strong>{r.topic}</strong> <span class="muted">{described(r.everyone)}</span>{' '}
+            <button type="button" onClick={() => void run(() => api('DELETE', `/v1/account/reservation/${r.topic}`), t('reservations.released', { topic: r.topic }))}>
+              {t('reservations.release')}
             </button>
           </li>
         ))}
       </ul>
       {(role !== 'user' || tier) && (
-        <form class="row" onSubmit={(e) => void reserve(e)} aria-label="Reserve topic">
-          <input name="topic" aria-label="Topic to reserve" placeholder="Topic" required value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
-          <select name="everyone" aria-label="Access for everyone else" value={everyone} onChange={(e) => setEveryone(e.currentTarget.value)}>
-            {everyoneOptions.map(([value, name]) => (
-              <option value={value}>{name}</option>
+        <form class="row" onSubmit={(e) => void reserve(e)} aria-label={t('reservations.formLabel')}>
+          <input name="topic" aria-label={t('reservations.topicLabel')} placeholder={t('reservations.topicPlaceholder')} required value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+          <select name="everyone" aria-label={t('reservations.everyoneLabel')} value={everyone} onChange={(e) => setEveryone(e.currentTarget.value)}>
+            {everyoneOptions.map(([value, key]) => (
+              <option value={value}>{t(key)}</option>
             ))}
           </select>
-          <button type="submit">Reserve</button>
+          <button type="submit">{t('reservations.reserve')}</button>
         </form>
       )}
       {error && <p class="error">{error}</p>}

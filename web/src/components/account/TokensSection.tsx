@@ -4,14 +4,15 @@ import { api } from '../../lib/api.js';
 import { formatTime } from '../../lib/format.js';
 import { session } from '../../lib/session.js';
 import { useAction } from './useAction.js';
+import { t, tParts } from '../../lib/i18n.js';
 
 const day = 86_400;
-const lifetimes = [
-  [0, 'never expires'],
-  [day, '1 day'],
-  [30 * day, '30 days'],
-  [365 * day, '1 year'],
-] as const;
+const lifetimes = (): [number, string][] => [
+  [0, t('tokens.neverExpires')],
+  [day, t('tokens.days', { count: 1 })],
+  [30 * day, t('tokens.days', { count: 30 })],
+  [365 * day, t('tokens.years', { count: 1 })],
+];
 
 /** Access tokens: the list (this session's marked), a new one with a label, lifetime and optional topic scopes, deleting one. */
 export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
@@ -34,28 +35,28 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
       () => true,
       () => false,
     );
-    setNote(copied ? `Token ${created} created and copied to the clipboard` : `Token ${created} created; copy it from the list below`);
+    setNote(t(copied ? 'tokens.createdCopied' : 'tokens.createdCopyByHand', { token: created }));
   };
   return (
-    <section class="panel" aria-label="Access tokens">
-      <h3>Access tokens</h3>
-      <p class="muted">For scripts and apps: send one as <code>Authorization: Bearer tk_…</code>.</p>
+    <section class="panel" aria-label={t('tokens.heading')}>
+      <h3>{t('tokens.heading')}</h3>
+      <p class="muted">{tParts('tokens.intro', { header: <code>Authorization: Bearer tk_…</code> })}</p>
       <table class="tokens">
         <tbody>
-          {tokens.map((t) => (
+          {tokens.map((token) => (
             <tr>
               <td>
-                <code class="token">{t.token}</code>
+                <code class="token">{token.token}</code>
               </td>
-              <td>{t.label || <span class="muted">no label</span>}</td>
-              <td class="scopes">{t.scopes ? t.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">all topics</span>}</td>
-              <td class="muted">{t.expires ? `until ${formatTime(t.expires)}` : 'never expires'}</td>
+              <td>{token.label || <span class="muted">{t('tokens.noLabel')}</span>}</td>
+              <td class="scopes">{token.scopes ? token.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">{t('tokens.allTopics')}</span>}</td>
+              <td class="muted">{token.expires ? t('tokens.until', { time: formatTime(token.expires) }) : t('tokens.neverExpires')}</td>
               <td>
-                {t.token === session.value?.token ? (
-                  <span class="muted">this browser</span>
+                {token.token === session.value?.token ? (
+                  <span class="muted">{t('tokens.thisBrowser')}</span>
                 ) : (
-                  <button type="button" onClick={() => void run(() => api('DELETE', '/v1/account/token', { headers: { 'X-Token': t.token } }), 'Token deleted')}>
-                    Delete
+                  <button type="button" onClick={() => void run(() => api('DELETE', '/v1/account/token', { headers: { 'X-Token': token.token } }), t('tokens.deleted'))}>
+                    {t('tokens.delete')}
                   </button>
                 )}
               </td>
@@ -63,21 +64,21 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
           ))}
         </tbody>
       </table>
-      <form class="row" onSubmit={(e) => void create(e)} aria-label="Create token">
-        <input name="label" aria-label="Token label" placeholder="Label, e.g. backup script" value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
-        <select name="lifetime" aria-label="Token lifetime" value={lifetime} onChange={(e) => setLifetime(Number(e.currentTarget.value))}>
-          {lifetimes.map(([seconds, name]) => (
+      <form class="row" onSubmit={(e) => void create(e)} aria-label={t('tokens.formLabel')}>
+        <input name="label" aria-label={t('tokens.label')} placeholder={t('tokens.labelPlaceholder')} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
+        <select name="lifetime" aria-label={t('tokens.lifetime')} value={lifetime} onChange={(e) => setLifetime(Number(e.currentTarget.value))}>
+          {lifetimes().map(([seconds, name]) => (
             <option value={seconds}>{name}</option>
           ))}
         </select>
         <input
           name="scopes"
-          aria-label="Token scopes"
-          placeholder="Only these topics (optional), e.g. deploys:wo, logs-*:ro"
+          aria-label={t('tokens.scopes')}
+          placeholder={t('tokens.scopesPlaceholder')}
           value={scopes}
           onInput={(e) => setScopes(e.currentTarget.value)}
         />
-        <button type="submit">Create token</button>
+        <button type="submit">{t('tokens.create')}</button>
       </form>
       {error && <p class="error">{error}</p>}
       {note && <p class="note">{note}</p>}
