@@ -6,6 +6,7 @@ import type { Json } from '../support/clients.js';
 import { apiCall, basic } from '../support/account-api.js';
 import { followRedirects, startTestProvider, type TestProvider } from '../support/oidc-provider.js';
 import { startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { LogCapture } from '../support/log.js';
 import { PrefixProxy } from '../support/prefix-proxy.js';
 import { freePort } from '../support/web-server.js';
 
@@ -202,6 +203,7 @@ describe('OpenID Connect sign-on, off or unreachable', () => {
 
   it('answers 503 (50304) while the provider cannot be reached, and 429 (42901) past the visitor\'s requests', async () => {
     const gone = await freePort();
+    const log = new LogCapture('info');
     const down = await startTestServer({
       'base-url': 'http://127.0.0.1:1',
       'auth-file': join(dir, 'down.db'),
@@ -210,13 +212,16 @@ describe('OpenID Connect sign-on, off or unreachable', () => {
       'auth-oidc-client-secret': 'secret',
       'visitor-request-limit-burst': 2,
       'visitor-request-limit-replenish': '1h',
-    });
+    }, log.logger);
     try {
       const answer = async (path: string): Promise<[number, unknown]> => {
         const [status, json] = await apiCall(down.url, 'GET', path);
         return [status, json.code];
       };
       assert.deepEqual(await answer('/v1/auth/oidc/login'), [503, 50304]);
+      const warning = await log.next((r) => r.msg === 'oidc: the identity provider cannot be reached');
+      assert.equal(warning.level, 40);
+      assert.match(warning.err as string, /fetch failed/);
       assert.deepEqual(await answer('/v1/auth/oidc/callback?state=a&code=b'), [400, 40080]);
       assert.deepEqual(await answer('/v1/auth/oidc/login'), [429, 42901]);
     } finally {

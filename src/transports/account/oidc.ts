@@ -36,7 +36,7 @@ export async function startSignOn(ctx: ServerContext, ex: Exchange, req: Request
     const url = await oidc.start();
     ex.send(302, '', 'text/plain', [['Location', url.href], ['Cache-Control', 'no-store']]);
   } catch (err) {
-    fail(ex, req, err);
+    fail(ctx, ex, req, err);
   }
 }
 
@@ -49,11 +49,12 @@ export async function finishSignOn(ctx: ServerContext, ex: Exchange, req: Reques
     for (const [key, value] of req.query) url.searchParams.set(key, value);
     const user = await signedOnUser(ctx, ctx.config.oidc as OidcConfig, await oidc.finish(url));
     req.seen.user = user.name;
+    ctx.log.info({ user_name: user.name, role: user.role }, 'oidc: signed on');
     const token = await addToken(ctx, req, user, 'Single sign-on', undefined);
     const session = { username: user.name, token: token.token, expires: token.expires };
     sessionPage(ex, pathPrefix(ctx.config.baseUrl).app_root, session);
   } catch (err) {
-    fail(ex, req, err);
+    fail(ctx, ex, req, err);
   }
 }
 
@@ -114,7 +115,9 @@ function sessionPage(ex: Exchange, root: string, session: { username: string; to
 }
 
 /** A failed sign-on: ntfy's JSON error, or to a browser the same words on a page. */
-function fail(ex: Exchange, req: RequestInfo, err: unknown): void {
+function fail(ctx: ServerContext, ex: Exchange, req: RequestInfo, err: unknown): void {
+  // An unreachable provider is the operator's to fix; a refused sign-on is the visitor's, told in the answer.
+  if (err instanceof ProviderUnavailable) ctx.log.warn({ err: err.message }, 'oidc: the identity provider cannot be reached');
   const e = err instanceof SignOnRefused ? errors.signOnRefused.wrap(err.message) : err instanceof ProviderUnavailable ? errors.identityProviderUnavailable : err;
   if (!(e instanceof HttpError) || !isBrowser(req)) throw e;
   const text = e.error.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
