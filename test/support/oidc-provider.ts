@@ -1,5 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
-import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 /** Who the provider's user is: the claims Tocsin reads. */
@@ -32,10 +32,10 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const provider = new Provider(issuer, {
     clients: [{ client_id: 'tocsin', client_secret: 'tocsin-secret', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig' }] },
+    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), alg: 'RS256', use: 'sig' }] },
     cookies: { keys: ['test-cookie-key'] },
     claims: { openid: ['sub'], profile: ['preferred_username', 'groups'] },
     conformIdTokenClaims: false,
