@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { config as rxConfig } from 'rxjs';
 import { AccessControl } from './auth/access-control.js';
+import { OidcSignOn } from './auth/oidc.js';
 import { provision } from './auth/provision.js';
 import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
@@ -119,6 +120,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       accountActions: config.accountActionLimit,
       keyOf: (address) => visitorKey(address, config.visitorPrefixBitsIpv4, config.visitorPrefixBitsIpv6),
     }, config.authAccessCache, config.proxyAuth),
+    oidc: config.oidc && new OidcSignOn(config.oidc, `${config.baseUrl}/v1/auth/oidc/callback`),
     flusher,
     fanout: new StreamFanout(hub, flusher),
     keepalives: new Keepalives(config.keepaliveIntervalMs),

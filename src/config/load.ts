@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { parseDuration, parseSize } from '../model/units.js';
-import { parsePermission } from '../model/access.js';
-import { canonicalKey, envNames, reservedTopics, settings, type BanConfig, type Config, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
+import { groupNameError, parsePermission } from '../model/access.js';
+import { canonicalKey, envNames, reservedTopics, settings, type BanConfig, type Config, type OidcConfig, type Setting, type SettingKey, type TwilioConfig, type WebPushConfig } from './schema.js';
 import { parseBanWeights, type BanWeights } from '../visitors/ban-weights.js';
 import { parseEndpointPattern, type EndpointPattern } from '../push/endpoint-pattern.js';
 import { redacted } from '../store/database-url.js';
@@ -151,6 +151,7 @@ function checkCombinations(c: Config): void {
   if (c.enableSignup && !c.enableLogin) throw new ConfigError('cannot set enable-signup without also setting enable-login');
   if (c.requireLogin && !c.enableLogin) throw new ConfigError('cannot set require-login without also setting enable-login');
   if (c.loginTokenDurationMs < 1000) throw new ConfigError('login-token-duration must be at least 1s');
+  if (c.oidc) checkOidc(c, c.oidc);
   if (c.smtpSenderVerify && !c.smtpSender) throw new ConfigError('if smtp-sender-verify is set, smtp-sender-addr must also be set');
   if (c.attachmentCacheDir && !c.baseUrl) throw new ConfigError('if attachment-cache-dir is set, base-url must also be set');
   if (c.smtpSender && (!c.baseUrl || !c.smtpSender.from)) throw new ConfigError('if smtp-sender-addr is set, base-url, and smtp-sender-from must also be set');
@@ -201,6 +202,36 @@ function checkTwilio(c: Config, t: TwilioConfig): void {
     const url = key === 'twilio-calls-base-url' ? t.callsBaseUrl : t.verifyBaseUrl;
     if (!/^https?:\/\/[^/]/.test(url)) throw new ConfigError(`invalid value for ${key}: ${JSON.stringify(url)} (must be an http:// or https:// URL)`);
   }
+}
+
+/**
+ * OpenID Connect needs the client's credentials, somewhere to keep its users, and base-url for
+ * the redirect URI the provider sends the browser back to. Plain http only to this machine:
+ * anywhere else the codes and tokens would cross the network readable.
+ */
+function checkOidc(c: Config, o: OidcConfig): void {
+  const needed: [string, string][] = [
+    ['auth-oidc-client-id', o.clientId],
+    ['auth-oidc-client-secret', o.clientSecret],
+    ['base-url', c.baseUrl],
+    ['auth-file', c.authFile || c.databaseUrl],
+  ];
+  const missing = needed.filter(([, value]) => value === '').map(([key]) => key);
+  if (missing.length > 0) throw new ConfigError(`if auth-oidc-issuer is set, auth-oidc-client-id, auth-oidc-client-secret, base-url, and auth-file must also be set (missing: ${missing.join(', ')})`);
+  let url: URL | undefined;
+  try {
+    url = new URL(o.issuer);
+  } catch {
+    url = undefined;
+  }
+  const local = url !== undefined && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url?.protocol !== 'https:' && !(url?.protocol === 'http:' && local)) {
+    throw new ConfigError(`invalid value for auth-oidc-issuer: ${JSON.stringify(o.issuer)} (must be an https:// URL, or http:// on 127.0.0.1 or localhost)`);
+  }
+  if (o.usernameClaim === '') throw new ConfigError('auth-oidc-username-claim must not be empty');
+  if (o.groupsClaim === '') throw new ConfigError('auth-oidc-groups-claim must not be empty');
+  const badGroup = o.adminGroups.find((g) => groupNameError(g) !== undefined);
+  if (badGroup !== undefined) throw new ConfigError(`invalid value for auth-oidc-admin-groups: ${groupNameError(badGroup)}`);
 }
 
 function readFile(path: string, warnings: string[]): Record<string, unknown> {
@@ -318,6 +349,17 @@ function toConfig(v: Record<SettingKey, unknown>, hash: string): Config {
     authTokens: v['auth-tokens'] as string[],
     authGroups: v['auth-groups'] as string[],
     authAccessCache: v['auth-access-cache'] as boolean,
+    oidc:
+      str('auth-oidc-issuer') === ''
+        ? undefined
+        : {
+            issuer: str('auth-oidc-issuer'),
+            clientId: str('auth-oidc-client-id'),
+            clientSecret: str('auth-oidc-client-secret'),
+            usernameClaim: str('auth-oidc-username-claim'),
+            groupsClaim: str('auth-oidc-groups-claim'),
+            adminGroups: v['auth-oidc-admin-groups'] as string[],
+          },
     proxyAuth: str('auth-user-header') === '' ? undefined : {
       userHeader: str('auth-user-header'),
       groupsHeader: str('auth-groups-header'),

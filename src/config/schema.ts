@@ -113,6 +113,16 @@ export const settings = {
     default: false,
     doc: 'Decide topic access from an in-memory table of every access entry rather than a store read per new user and topic (ntfy 2.24, for busy servers); it is reloaded after any change, here, by the CLI or on another node, within the store\'s staleness bound',
   },
+  'auth-oidc-issuer': {
+    kind: 'string',
+    default: '',
+    doc: 'Tocsin: an OpenID Connect provider\'s issuer URL (https://, or http:// on 127.0.0.1 or localhost) for single sign-on at /v1/auth/oidc/login; empty turns it off. Needs auth-oidc-client-id, auth-oidc-client-secret, base-url and auth-file',
+  },
+  'auth-oidc-client-id': { kind: 'string', default: '', doc: 'Tocsin: the client ID registered at the provider, whose redirect URI is base-url + /v1/auth/oidc/callback' },
+  'auth-oidc-client-secret': { secret: true, kind: 'string', default: '', doc: 'Tocsin: that client\'s secret' },
+  'auth-oidc-username-claim': { kind: 'string', default: 'preferred_username', doc: 'Tocsin: the ID token claim that names the Tocsin user (created at first sign-on, as a user name must be: letters, digits, - _ . + @)' },
+  'auth-oidc-groups-claim': { kind: 'string', default: 'groups', doc: 'Tocsin: the ID token claim listing the user\'s groups; at each sign-on the user\'s memberships of the named groups that exist become those listed' },
+  'auth-oidc-admin-groups': { kind: 'list', default: [], doc: 'Tocsin: groups (in the groups claim) whose members are made admins at sign-on; the others are made users' },
   'auth-user-header': {
     kind: 'string',
     default: '',
@@ -316,6 +326,16 @@ export interface TwilioConfig {
   callFormat: Template;
 }
 
+/** Single sign-on through an OpenID Connect provider (auth-oidc-*). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  usernameClaim: string;
+  groupsClaim: string;
+  adminGroups: readonly string[];
+}
+
 /** ntfy 2.26's abuse ban feed (visitors/ban-feed.ts). */
 export interface BanConfig {
   file: string;
@@ -377,6 +397,8 @@ export interface Config {
   authGroups: readonly string[];
   /** auth-access-cache: access decided from a table of every entry (auth/access-table.ts). */
   authAccessCache: boolean;
+  /** OpenID Connect sign-on; undefined without auth-oidc-issuer. */
+  oidc: OidcConfig | undefined;
   /** Trusted proxy header authentication (issue 38); undefined without auth-user-header. */
   proxyAuth: ProxyAuthConfig | undefined;
   /** auth-logout-url, for the web app. */

@@ -94,6 +94,8 @@ export const errors = {
   // Tocsin's own (issue 38; ntfy has no groups): the admin API's named groups.
   groupInvalid: row(40067, 400, 'invalid request: group name invalid'),
   groupNotFound: row(40068, 400, 'invalid request: group or membership does not exist'),
+  // Tocsin's own (issue 38): an OpenID Connect sign-on that came back unknown, expired, refused or unverified.
+  signOnRefused: row(40080, 400, 'invalid request: single sign-on failed, start it again'),
   // Tocsin's own (ntfy has no such limit): past subscription-topic-limit distinct topics.
   // Tocsin's own (issue 37): the path's message id of an acknowledgement or a receipt.
   messageIdInvalid: row(40091, 400, 'invalid request: message ID invalid'),
@@ -160,6 +162,8 @@ export const errors = {
   storeUnavailable: row(50302, 503, 'service unavailable: the database cannot be reached, try again later'),
   // Tocsin's own (ntfy answers 50001): the attachment storage (an S3 bucket) did not answer or refused; nothing was stored.
   attachmentsUnavailable: row(50303, 503, 'service unavailable: the attachment storage cannot be reached, try again later'),
+  // Tocsin's own (issue 38): the OpenID Connect provider did not answer its discovery or token request.
+  identityProviderUnavailable: row(50304, 503, 'service unavailable: the identity provider cannot be reached, try again later'),
 } as const;
 
 export type ErrorName = keyof typeof errors;

@@ -65,8 +65,9 @@ export interface ImportedUser {
 }
 
 /**
- * Where a membership comes from: the CLI or the API, server.yml (`auth-groups`), or a
- * trusted proxy's groups header (kept equal to the header's list at each request).
+ * Where a membership comes from: the CLI or the API, server.yml (`auth-groups`), or an
+ * identity's groups — a trusted proxy's groups header, or single sign-on's groups claim —
+ * kept equal to that list at each request or sign-on (syncMemberships).
  */
 export type MembershipSource = 'manual' | 'provisioned' | 'header';
 
@@ -147,8 +148,9 @@ export interface AuthStore {
   /** `NotFound` unless the user is a member, `Provisioned` when server.yml made them one. */
   removeMember(group: string, user: string): Promise<void>;
   /**
-   * Makes the user's header memberships those of `groups` that exist, leaving the others
-   * (manual, provisioned) as they are; `NotFound` for a missing user.
+   * Makes the user's header memberships (a proxy's groups header, or a single sign-on's
+   * groups claim) those of `groups` that exist, leaving the others (manual, provisioned) as
+   * they are; `NotFound` for a missing user.
    */
   syncMemberships(user: string, groups: readonly string[]): Promise<void>;
   users(): Promise<User[]>;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
+import type { OidcSignOn } from '../auth/oidc.js';
 import type { Alerts } from '../alerts/alerts.js';
 import type { Caller } from '../calls/caller.js';
 import type { Monitors } from '../monitors/monitors.js';
@@ -43,6 +44,8 @@ export interface ServerContext {
   publisher: Publisher;
   /** Present with an auth-file; without one every topic is open. */
   access: AccessControl | undefined;
+  /** Single sign-on through an OpenID Connect provider; undefined without auth-oidc-issuer. */
+  oidc: OidcSignOn | undefined;
   /** Uploaded files; undefined without attachment-cache-dir (uploads answer 40014). */
   attachments: AttachmentStore | undefined;
   /** Rate limits and quotas per visitor (address, network or user on a tier). */

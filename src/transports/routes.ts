@@ -11,6 +11,7 @@ import * as adminTokens from './account/admin-tokens.js';
 import * as emails from './account/emails.js';
 import { requestPasswordReset, resetPassword } from './account/password-reset.js';
 import * as phone from './account/phone.js';
+import { finishSignOn, startSignOn } from './account/oidc.js';
 import { getWebConfig, getWebConfigScript } from './account/web-config.js';
 import { handleFile, type FileGuards } from './files.js';
 import { attachmentLimits } from './guards/attachment-limits.js';
@@ -154,6 +155,8 @@ export const routes: readonly Route[] = [
   { methods: ['POST'], pattern: /^\/v1\/account\/password$/, handle: account.changePassword },
   { methods: ['POST'], pattern: /^\/v1\/account\/token$/, handle: account.createToken },
   { methods: ['POST'], pattern: /^\/v1\/account\/login$/, handle: account.logIn },
+  { methods: ['GET'], pattern: /^\/v1\/auth\/oidc\/login$/, handle: startSignOn },
+  { methods: ['GET'], pattern: /^\/v1\/auth\/oidc\/callback$/, handle: finishSignOn },
   { methods: ['PATCH'], pattern: /^\/v1\/account\/token$/, handle: account.updateToken },
   { methods: ['DELETE'], pattern: /^\/v1\/account\/token$/, handle: account.deleteToken },
   { methods: ['PATCH'], pattern: /^\/v1\/account\/settings$/, handle: account.changeSettings },

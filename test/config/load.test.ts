@@ -230,6 +230,28 @@ describe('config', () => {
     assert.equal(loadConfig().config.twilio, undefined);
   });
 
+  it('single sign-on (Tocsin): auth-oidc-issuer needs the client, base-url and auth-file; https, or http only to this machine', () => {
+    const complete = { 'auth-oidc-issuer': 'https://id.example/realms/staff', 'auth-oidc-client-id': 'tocsin', 'auth-oidc-client-secret': 's3cret', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };
+    const rule = 'if auth-oidc-issuer is set, auth-oidc-client-id, auth-oidc-client-secret, base-url, and auth-file must also be set';
+    assert.throws(() => loadConfig({ flags: { 'auth-oidc-issuer': complete['auth-oidc-issuer'] } }), { message: `${rule} (missing: auth-oidc-client-id, auth-oidc-client-secret, base-url, auth-file)` });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'auth-oidc-client-secret': '' } }), { message: `${rule} (missing: auth-oidc-client-secret)` });
+    const scheme = '(must be an https:// URL, or http:// on 127.0.0.1 or localhost)';
+    assert.throws(() => loadConfig({ flags: { ...complete, 'auth-oidc-issuer': 'http://id.example' } }), { message: `invalid value for auth-oidc-issuer: "http://id.example" ${scheme}` });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'auth-oidc-issuer': 'id.example' } }), { message: `invalid value for auth-oidc-issuer: "id.example" ${scheme}` });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'auth-oidc-groups-claim': '' } }), { message: 'auth-oidc-groups-claim must not be empty' });
+    assert.throws(() => loadConfig({ flags: { ...complete, 'auth-oidc-admin-groups': ['ops team'] } }), { message: /^invalid value for auth-oidc-admin-groups: invalid group name "ops team"/ });
+    assert.equal(loadConfig({ flags: { ...complete, 'auth-oidc-issuer': 'http://localhost:8080' } }).config.oidc?.issuer, 'http://localhost:8080');
+    assert.deepEqual(loadConfig({ env: { TOCSIN_AUTH_OIDC_ADMIN_GROUPS: 'admins, ops' }, flags: complete }).config.oidc, {
+      issuer: 'https://id.example/realms/staff',
+      clientId: 'tocsin',
+      clientSecret: 's3cret',
+      usernameClaim: 'preferred_username',
+      groupsClaim: 'groups',
+      adminGroups: ['admins', 'ops'],
+    });
+    assert.equal(loadConfig().config.oidc, undefined);
+  });
+
   it('phone calls: twilio-call-format is parsed at startup, from server.yml or the environment; a bad one stops the start naming the key', () => {
     const complete = { 'twilio-account': 'AC0123', 'twilio-auth-token': 'secret', 'twilio-phone-number': '+18775132586', 'twilio-verify-service': 'VA0123', 'base-url': 'https://n.example', 'auth-file': '/tmp/a.db' };
     const file = yamlFile('twilio-call-format: |\n  <Response>\n    <Say>{{.Title}}: {{.Message}}</Say>\n  </Response>\n');

@@ -140,8 +140,8 @@ export async function logIn(ctx: ServerContext, ex: Exchange, req: RequestInfo):
   ex.json({ token: token.token, username: user.name });
 }
 
-/** A new token of the user's, by default for login-token-duration. */
-async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined, scopes?: TokenScope[]): Promise<Token> {
+/** A new token of the user's, by default for login-token-duration (a login's, and a single sign-on's). */
+export async function addToken(ctx: ServerContext, req: RequestInfo, user: User, label: string, expires: number | undefined, scopes?: TokenScope[]): Promise<Token> {
   const token: Token = {
     token: newToken(),
     label,

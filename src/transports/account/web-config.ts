@@ -14,6 +14,7 @@ function webConfig(config: Config): Record<string, unknown> {
     enable_login: config.enableLogin,
     require_login: config.requireLogin,
     enable_signup: config.enableSignup,
+    auth_oidc: config.oidc !== undefined, // Tocsin's own: the login page offers single sign-on (/v1/auth/oidc/login)
     enable_payments: false,
     enable_calls: config.twilio !== undefined,
     enable_emails: config.smtpSender !== undefined, // ntfy tells whether smtp-sender-from is set; here, whether mail goes out
@@ -34,7 +35,7 @@ function webConfig(config: Config): Record<string, unknown> {
  * tell the prefix from a topic, so both carry it: the API's URL, and the path the app's
  * routes hang below. Without a path, ntfy's answer stays, so the page works under any host name.
  */
-function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
+export function pathPrefix(baseUrl: string): { base_url: string; app_root: string } {
   const path = (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/[^?#]*)/i.exec(baseUrl)?.[1] ?? '').replace(/\/+$/, '');
   return path ? { base_url: baseUrl, app_root: `${path}/` } : { base_url: '', app_root: '/' };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { logIn, signUp } from '../lib/account.js';
 import { ApiError } from '../lib/api.js';
-import { serverConfig } from '../lib/config.js';
+import { apiBase, serverConfig } from '../lib/config.js';
 import { navigate } from '../lib/route.js';
 import { Link } from './Link.js';
 import { t, tParts } from '../lib/i18n.js';
@@ -49,6 +49,12 @@ export function LoginPage({ signup }: { signup: boolean }) {
       <button type="submit" class="primary">
         {signup ? t('auth.signUp') : t('auth.logIn')}
       </button>
+      {!signup && serverConfig.auth_oidc && (
+        // A page load, not the app's router: the server sends the browser on to the provider.
+        <a class="button" href={`${apiBase}/v1/auth/oidc/login`}>
+          {t('auth.signInSso')}
+        </a>
+      )}
       {!signup && serverConfig.enable_reset_password && (
         <p>
           <Link to="account/password/reset">{t('auth.forgotPassword')}</Link>

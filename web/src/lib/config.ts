@@ -6,6 +6,8 @@ export interface ServerConfig {
   /** ntfy 2.15: visitors who are not logged in see the login page only. */
   require_login: boolean;
   enable_signup: boolean;
+  /** Tocsin's own: single sign-on through an OpenID Connect provider at /v1/auth/oidc/login. */
+  auth_oidc?: boolean;
   enable_reservations: boolean;
   enable_emails: boolean;
   /** ntfy 2.25: a forgotten password can be reset by a mailed link. */
