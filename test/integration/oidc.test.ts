@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { freePort } from '../support/web-server.js';
 /** Single sign-on through a real OpenID provider (oidc-provider) in this process (issue 38). */
 
 const hash = bcrypt.hashSync('secret', 4);
+const cliBin = new URL('../../../bin/tocsin.js', import.meta.url).pathname;
 const dir = tempDir();
 
 let s: TestServer;
@@ -168,7 +170,7 @@ describe('OpenID Connect sign-on', () => {
 });
 
 describe('OpenID Connect sign-on behind a proxy that strips a path prefix', () => {
-  it('sends the provider back below the prefix, and the page on to the app there', async () => {
+  it('sends the provider back below the prefix, and the page on to the app there; without auth-oidc-admin-groups it never opens an admin made with the CLI (40080)', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/ntfy`;
     const provider = await startTestProvider(`${base}/v1/auth/oidc/callback`);
@@ -182,6 +184,15 @@ describe('OpenID Connect sign-on behind a proxy that strips a path prefix', () =
       assert.ok(trail.at(-1)?.startsWith(`${base}/v1/auth/oidc/callback?`), trail.join(' → '));
       const session = sessionOf(await res.text(), '/ntfy/');
       assert.equal((await apiCall(base, 'GET', '/v1/account', `Bearer ${session.token}`))[1].username, 'flo');
+
+      // flo made an admin with the CLI: without auth-oidc-admin-groups, whoever the
+      // provider lets claim the name must not become that admin
+      const promoted = spawnSync(process.execPath, [cliBin, 'user', 'change-role', 'flo', 'admin', '--auth-file', join(dir, 'prefixed.db')], { encoding: 'utf8' });
+      assert.equal(promoted.status, 0, promoted.stderr);
+      provider.signInAs('sub-flo');
+      const refused = await followRedirects(`${base}/v1/auth/oidc/login`, { accept: 'application/json' });
+      assert.equal(refused.res.status, 400);
+      assert.equal(((await refused.res.json()) as Json).code, 40080);
     } finally {
       await proxy.close();
       await prefixed.server.close();

@@ -82,6 +82,10 @@ async function signedOnUser(ctx: ServerContext, config: OidcConfig, claims: Clai
   const existing = await store.user(name);
   if (existing?.provisioned) throw errors.provisionedUserChange;
   const role: Role | undefined = config.adminGroups.length === 0 ? undefined : groups.some((g) => config.adminGroups.includes(g)) ? 'admin' : 'user';
+  // The username claim need not be unique or fixed (a provider may let people pick it):
+  // without auth-oidc-admin-groups the provider says nothing of who is admin, so it never
+  // opens an admin made here, who would otherwise be anyone able to claim the name.
+  if (existing?.role === 'admin' && role === undefined) throw errors.signOnRefused.wrap('an admin made with the CLI signs on with a password; set auth-oidc-admin-groups to let single sign-on decide who is admin');
   if (!existing) {
     const hash = await bcrypt.hash(randomBytes(32).toString('base64url'), bcryptCost);
     await store.addUser(name, hash, role ?? 'user').catch((err: unknown) => {
