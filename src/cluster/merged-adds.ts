@@ -52,9 +52,9 @@ export interface CommitSteps {
  * Each source (a node's pipeline for this log) has at most one add here at a time: it sends
  * the next when the last is answered. So a commit waits, briefly, for the sources of the
  * last two commits (two: the nodes' adds take turns with the insert in flight) that have
- * none queued or taken: nodes answered by one commit come back
- * a millisecond or so apart, and each alone would make a commit of its own, whose fixed
- * cost on FerretDB is several milliseconds of its CPU. With one source it never waits.
+ * none queued or taken: nodes answered by one commit come back a millisecond or so apart,
+ * and each alone would make a commit of its own, whose fixed cost on FerretDB is several
+ * milliseconds of its CPU. With one source it never waits.
  */
 export class MergedAdds {
   private readonly lanes = new Map<number, Lane>();
