@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import type { ProxyAuthConfig } from '../config/schema.js';
-import { bcryptCost, groupNamePattern, parsePermission, usernamePattern, type Role, type User } from '../model/access.js';
+import { groupNamePattern, parsePermission, usernamePattern, type Role, type User } from '../model/access.js';
 import { errors } from '../model/errors.js';
 import { LruMap } from '../model/lru-map.js';
 import type { TokenBuckets } from '../model/token-buckets.js';
-import { AlreadyExists, type AuthStore } from '../store/auth-store.js';
+import type { AuthStore } from '../store/auth-store.js';
+import { addVouchedUser } from './vouched-users.js';
 
 /** ntfy's limit on a user name taken from the proxy header. */
 export const maxProxyUsernameLength = 64;
@@ -61,15 +60,7 @@ export class ProxyUsers {
 
   private async create(name: string, origin: string): Promise<User> {
     if (!this.accountActions.take(origin)) throw errors.tooManyAccountActions;
-    // Nobody knows this password: the user logs in through the proxy only (or after a reset).
-    const hash = await bcrypt.hash(randomBytes(24).toString('base64url'), bcryptCost);
-    let added = true;
-    try {
-      await this.store.addUser(name, hash, 'user');
-    } catch (err) {
-      if (!(err instanceof AlreadyExists)) throw err;
-      added = false; // another node made them first
-    }
+    const added = await addVouchedUser(this.store, name, 'user');
     const access = parsePermission(this.options.autoCreateAccess);
     if (added && access) await this.store.allowAccess(name, '*', access);
     const user = await this.store.user(name);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import { ProviderUnavailable, SignOnRefused, type Claims, type OidcSignOn } from '../../auth/oidc.js';
 import type { OidcConfig } from '../../config/schema.js';
-import { bcryptCost, groupNamePattern, usernamePattern, type Role, type User } from '../../model/access.js';
+import { groupNamePattern, usernamePattern, type Role, type User } from '../../model/access.js';
 import { errors, HttpError } from '../../model/errors.js';
-import { AlreadyExists } from '../../store/auth-store.js';
+import { addVouchedUser } from '../../auth/vouched-users.js';
 import type { ServerContext } from '../context.js';
 import { Gate, runGuards } from '../guards/guard.js';
 import { requestRate } from '../guards/request-rate.js';
@@ -87,10 +86,7 @@ async function signedOnUser(ctx: ServerContext, config: OidcConfig, claims: Clai
   // opens an admin made here, who would otherwise be anyone able to claim the name.
   if (existing?.role === 'admin' && role === undefined) throw errors.signOnRefused.wrap('an admin made with the CLI signs on with a password; set auth-oidc-admin-groups to let single sign-on decide who is admin');
   if (!existing) {
-    const hash = await bcrypt.hash(randomBytes(32).toString('base64url'), bcryptCost);
-    await store.addUser(name, hash, role ?? 'user').catch((err: unknown) => {
-      if (!(err instanceof AlreadyExists)) throw err; // the same user's other sign-on won the race
-    });
+    await addVouchedUser(store, name, role ?? 'user');
   } else if (role && existing.role !== role) {
     await store.changeRole(name, role);
   }
