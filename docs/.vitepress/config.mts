@@ -16,8 +16,6 @@ export default defineConfig({
   cacheDir: '../dist/.vitepress-cache',
   cleanUrls: true,
   lastUpdated: false,
-  // Until the README's other sections move here, the configuration table links to pages still to come.
-  ignoreDeadLinks: true,
   markdown: {
     // Inline code is shown as written: Go templates (`{{.Title}}`) must not be read as Vue's.
     config(md) {
@@ -34,7 +32,36 @@ export default defineConfig({
         text: 'Getting started',
         items: [
           { text: 'Introduction', link: '/' },
+          { text: 'Install', link: '/install' },
           { text: 'Configuration', link: '/configuration' },
+        ],
+      },
+      {
+        text: 'Using it',
+        items: [
+          { text: 'Publishing', link: '/publishing' },
+          { text: 'Subscribing', link: '/subscribing' },
+          { text: 'The web app', link: '/web-app' },
+          { text: 'E-mail and phone calls', link: '/email-and-calls' },
+          { text: 'Alerts and monitors', link: '/alerts' },
+          { text: 'Command line', link: '/cli' },
+        ],
+      },
+      {
+        text: 'Running it',
+        items: [
+          { text: 'Access control', link: '/access-control' },
+          { text: 'Account and admin API', link: '/admin-api' },
+          { text: 'Clusters', link: '/clusters' },
+          { text: 'Operations', link: '/operations' },
+        ],
+      },
+      {
+        text: 'Inside',
+        items: [
+          { text: 'How it is built', link: '/architecture' },
+          { text: 'Performance', link: '/performance' },
+          { text: 'Compatibility with ntfy', link: '/compatibility' },
         ],
       },
     ],

@@ -11,7 +11,7 @@ import { adminPassword, startWebServer } from '../support/web-server.js';
 /**
  * The live dashboard in Chromium against a real Tocsin under a small load: an admin logs
  * in, and the page's figures and charts follow the server second by second.
- * `WEB_SCREENSHOTS=docs/screenshots` also saves the picture the README shows.
+ * `WEB_SCREENSHOTS=docs/screenshots` also saves the picture docs/operations.md shows.
  */
 
 const screenshots = process.env.WEB_SCREENSHOTS;

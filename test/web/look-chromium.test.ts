@@ -10,7 +10,7 @@ import { startWebServer } from '../support/web-server.js';
 
 /**
  * Light and dark: the system's scheme until the user picks one, kept across a reload.
- * `WEB_SCREENSHOTS=docs/screenshots` also saves the pictures the README shows.
+ * `WEB_SCREENSHOTS=docs/screenshots` also saves the pictures docs/web-app.md shows.
  */
 
 const screenshots = process.env.WEB_SCREENSHOTS;
