@@ -81,6 +81,24 @@ describe('docs site in Chromium', { skip: noChromium }, () => {
     await page.close();
   });
 
+  it('shows the screenshots on the web app page, desktop and phone, light and dark', async () => {
+    const { page, violations, strays } = await watchedPage(s.url);
+    await page.goto(`${s.url}/docs/web-app`);
+    await page.locator('img[alt="The publish dialog, dark"]').waitFor();
+    await waitInPage(page, '[...document.images].every((img) => img.complete)');
+    const shown = await page.evaluate<[string, number][]>('[...document.querySelectorAll(".vp-doc img")].map((img) => [img.alt, img.naturalWidth])');
+    assert.deepEqual(shown, [
+      ['The web app on a desktop, light', 1280],
+      ['The web app on a desktop, dark', 1280],
+      ['The web app on a phone, light', 390],
+      ['The web app on a phone, dark', 390],
+      ['The publish dialog, dark', 1280],
+    ]);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(strays, []);
+    await page.close();
+  });
+
   it('stays below /ntfy behind a proxy that strips it: pages, files, links and search', async () => {
     const origin = `http://127.0.0.1:${proxy.port}`;
     const { page, violations, strays } = await watchedPage(origin);
