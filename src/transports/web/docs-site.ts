@@ -72,7 +72,15 @@ function rebased(path: string, file: WebFile, prefix: string): WebFile {
  */
 export function openDocsSite(webRoot: string, prefix: string, warn: (message: string) => void): DocsSite | undefined {
   if (webRoot === '') return undefined;
-  if (existsSync(builtInDocsDir)) return DocsSite.load(builtInDocsDir, prefix);
+  if (existsSync(builtInDocsDir)) return loadedOnce(prefix);
   warn(`the docs site is not built (${builtInDocsDir} is missing; npm run build makes it): /docs answers 404`);
   return undefined;
+}
+
+/** The build read once per process and prefix: the test suites start many servers in one process, each of which would otherwise hold its own copy of the same few megabytes. */
+const loaded = new Map<string, DocsSite>();
+function loadedOnce(prefix: string): DocsSite {
+  const site = loaded.get(prefix) ?? DocsSite.load(builtInDocsDir, prefix);
+  loaded.set(prefix, site);
+  return site;
 }
