@@ -36,7 +36,7 @@ import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuar
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
 import { topicList } from './subscribe/topic-list.js';
-import { servePage, serveStatic, serveStaticAt } from './web/pages.js';
+import { serveDocs, servePage, serveStatic, serveStaticAt } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -144,6 +144,8 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/$/, handle: homePage },
   { methods: ['GET'], pattern: /^\/(?:static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: serveStatic },
   { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
+  // The docs site (docs/), as ntfy serves its own at /docs.
+  { methods: ['GET'], pattern: /^\/docs(?:\/(.*))?$/, handle: serveDocs },
   // The pages magic links open (ntfy 2.25), and the reset request's: the app's page, the token kept from referrers and indexes.
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
   // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.

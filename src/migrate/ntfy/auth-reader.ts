@@ -8,7 +8,7 @@ import { UnknownSchema } from './unknown-schema.js';
 
 /**
  * Everything of an ntfy user.db the import carries over; phone numbers are not read (see
- * the README). Accounts deleted on ntfy, waiting there for their final removal, are left out.
+ * docs/operations.md, Moving from ntfy). Accounts deleted on ntfy, waiting there for their final removal, are left out.
  */
 export interface NtfyAuth extends AuthRecords {
   version: number;
