@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 interface Reply {
   status: number;
+  statusMessage: string;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
@@ -21,7 +22,7 @@ function get(base: string, path: string, headers: Record<string, string> = {}): 
     request(`${base}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }));
     })
       .on('error', reject)
       .end();
@@ -57,7 +58,7 @@ describe('docs site — pages', () => {
 
   it('sends /docs on to /docs/ by a relative Location, as ntfy does, so a path prefix stays', async () => {
     const reply = await get(s.url, '/docs');
-    assert.deepEqual([reply.status, reply.headers.location], [301, 'docs/']);
+    assert.deepEqual([reply.status, reply.statusMessage, reply.headers.location], [301, 'Moved Permanently', 'docs/']);
   });
 
   it('answers a page it does not have with 404: VitePress\'s page to a browser, ntfy\'s error to anyone else', async () => {
