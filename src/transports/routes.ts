@@ -7,6 +7,7 @@ import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import * as adminGroups from './account/admin-groups.js';
+import * as adminTiers from './account/admin-tiers.js';
 import * as adminTokens from './account/admin-tokens.js';
 import * as emails from './account/emails.js';
 import { requestPasswordReset, resetPassword } from './account/password-reset.js';
@@ -188,6 +189,10 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/groups$/, handle: adminGroups.removeGroup },
   { methods: ['PUT'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.addMember },
   { methods: ['DELETE'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.removeMember },
+  { methods: ['GET'], pattern: /^\/v1\/tiers$/, handle: adminTiers.listTiers },
+  { methods: ['POST'], pattern: /^\/v1\/tiers$/, handle: adminTiers.addTier },
+  { methods: ['PUT'], pattern: /^\/v1\/tiers$/, handle: adminTiers.changeTier },
+  { methods: ['DELETE'], pattern: /^\/v1\/tiers$/, handle: adminTiers.removeTier },
   { methods: ['POST'], pattern: /^\/v1\/webpush$/, handle: updateWebPush },
   { methods: ['DELETE'], pattern: /^\/v1\/webpush$/, handle: deleteWebPush },
   { methods: ['GET'], pattern: /^\/v1\/monitors$/, handle: monitors.listMonitors },
