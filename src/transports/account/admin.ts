@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { authenticated, bcryptCost, everyone, groupHolder, isRole, parsePermission, permissionName, roleRule, topicPatternPattern, usernamePattern, type Role, type User } from '../../model/access.js';
+import { authenticated, bcryptCost, everyone, groupHolder, isRole, parsePermission, roleRule, topicPatternPattern, usernamePattern, type Role, type User } from '../../model/access.js';
 import { readBuildInfo, type BuildInfo } from '../../build-info.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
@@ -7,7 +7,7 @@ import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { checkedGroup } from './admin-groups.js';
+import { checkedGroup, grantsJson } from './admin-groups.js';
 import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
@@ -30,10 +30,7 @@ export async function listUsers(ctx: ServerContext, ex: Exchange, req: RequestIn
   const store = accounts(ctx).store;
   const users: { name: string; role: string; tier?: { code: string } }[] = [...(await store.users()), anonymous];
   const listed = [];
-  for (const u of users) {
-    const grants = (await store.grants(u.name)).map((g) => ({ topic: g.topic, permission: permissionName(g.permission) }));
-    listed.push({ username: u.name, role: u.role, ...(u.tier && { tier: u.tier.code }), ...(grants.length > 0 && { grants }) });
-  }
+  for (const u of users) listed.push({ username: u.name, role: u.role, ...(u.tier && { tier: u.tier.code }), ...(await grantsJson(store, u.name)) });
   ex.json(listed);
 }
 
