@@ -147,8 +147,10 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
   // The pages magic links open (ntfy 2.25), and the reset request's: the app's page, the token kept from referrers and indexes.
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
-  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.
-  { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
+  // The admin pages (issue 38): below /account, a path no topic can take, as a topic named admin may exist.
+  { methods: ['GET'], pattern: /^\/account\/admin$/, handle: homePage },
+  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page one to three levels down asks for them there.
+  { methods: ['GET'], pattern: /^\/account\/(?:(?:email\/verify|password\/reset|password)\/)?(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },
