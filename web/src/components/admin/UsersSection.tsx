@@ -20,7 +20,9 @@ export function UsersSection({ data: { users, tiers } }: { data: AdminData }) {
   const [newPassword, setNewPassword] = useState('');
   const people = users.filter((u) => u.username !== everyone);
   const me = session.value?.username;
-  const change = (user: string, body: Record<string, unknown>): void => void run(() => api('PUT', '/v1/users', { body: { username: user, ...body } }), t('admin.users.changed', { user }));
+  const change = (user: string, body: Record<string, unknown>, done: string): void => void run(() => api('PUT', '/v1/users', { body: { username: user, ...body } }), done);
+  const roleName = (role: string): string => t(role === 'admin' ? 'admin.role.admin' : 'admin.role.user');
+  const tierName = (code: string): string => tiers.find((tr) => tr.code === code)?.name ?? code;
   const remove = (user: string): void => {
     if (window.confirm(t('admin.users.confirmRemove', { user }))) void run(() => api('DELETE', '/v1/users', { body: { username: user } }), t('admin.users.removed', { user }));
   };
@@ -54,13 +56,16 @@ export function UsersSection({ data: { users, tiers } }: { data: AdminData }) {
             <tr>
               <td>{u.username}</td>
               <td>
-                <select aria-label={t('admin.users.roleOf', { user: u.username })} value={u.role} disabled={u.username === me} onChange={(e) => change(u.username, { role: e.currentTarget.value })}>
+                <select aria-label={t('admin.users.roleOf', { user: u.username })} value={u.role} disabled={u.username === me} onChange={(e) => change(u.username, { role: e.currentTarget.value }, t('admin.users.roleChanged', { user: u.username, role: roleName(e.currentTarget.value) }))}>
                   <option value="user">{t('admin.role.user')}</option>
                   <option value="admin">{t('admin.role.admin')}</option>
                 </select>
               </td>
               <td>
-                <select aria-label={t('admin.users.tierOf', { user: u.username })} value={u.tier ?? ''} disabled={u.role === 'admin'} onChange={(e) => change(u.username, { tier: e.currentTarget.value || null })}>
+                <select aria-label={t('admin.users.tierOf', { user: u.username })} value={u.tier ?? ''} disabled={u.role === 'admin'} onChange={(e) => {
+                    const code = e.currentTarget.value;
+                    change(u.username, { tier: code || null }, code ? t('admin.users.tierChanged', { user: u.username, tier: tierName(code) }) : t('admin.users.tierRemoved', { user: u.username }));
+                  }}>
                   <option value="">{t('admin.users.noTier')}</option>
                   {tiers.map((tr) => (
                     <option value={tr.code}>{tr.name}</option>
