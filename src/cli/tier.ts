@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Tier } from '../model/account.js';
-import { limitValue, tierCodePattern, tierLimits as limits, type TierLimit } from '../model/tier-limits.js';
+import { defaultTier, limitValue, tierCodePattern, tierLimits as limits } from '../model/tier-limits.js';
 import { adminAction, fail, say, withAuthOptions } from './auth-admin.js';
 import { camel } from './flags.js';
 import { goDuration, humanSize } from './go-format.js';
@@ -19,8 +19,7 @@ export function registerTier(program: Command): void {
           if (!options.ignoreExists) fail(`tier ${valid} already exists`);
           return say(`tier ${valid} already exists (exited successfully)`);
         }
-        const added = { code: valid, name: (options.name as string | undefined) || valid } as Tier;
-        for (const l of limits) added[l.field] = parseLimit(l, (options[camel(l.flag)] as string | undefined) ?? l.fallback);
+        const added = withFlags(defaultTier(valid, (options.name as string | undefined) || valid), options as Record<string, string | undefined>);
         await store.putTier(added, false);
         say('tier added');
         say();
@@ -34,15 +33,11 @@ export function registerTier(program: Command): void {
       const store = await admin.store();
       const changed = await store.tier(valid);
       if (!changed) fail(`tier ${valid} does not exist`);
-      if (options.name !== undefined) changed.name = options.name;
-      for (const l of limits) {
-        const value = options[camel(l.flag)];
-        if (value !== undefined) changed[l.field] = parseLimit(l, value);
-      }
-      await store.putTier(changed, true);
+      const updated = withFlags({ ...changed, ...(options.name !== undefined && { name: options.name }) }, options);
+      await store.putTier(updated, true);
       say('tier updated');
       say();
-      printTier(changed);
+      printTier(updated);
     }),
   );
 
@@ -79,8 +74,14 @@ function withLimitFlags(command: Command): Command {
   return command;
 }
 
-function parseLimit(l: TierLimit, value: string): number {
-  return limitValue(l, value) ?? fail(`invalid value for --${l.flag}: ${JSON.stringify(value)}`);
+/** `tier` with the limits whose flags were given, checked as /v1/tiers checks them. */
+function withFlags(tier: Tier, options: Record<string, string | undefined>): Tier {
+  const changed = { ...tier };
+  for (const l of limits) {
+    const value = options[camel(l.flag)];
+    if (value !== undefined) changed[l.field] = limitValue(l, value) ?? fail(`invalid value for --${l.flag}: ${JSON.stringify(value)}`);
+  }
+  return changed;
 }
 
 function validCode(code: string | undefined, command: string): string {

@@ -43,6 +43,13 @@ export function limitValue(limit: TierLimit, value: string | number): number | u
   return Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : undefined;
 }
 
+/** A new tier with `tocsin tier add`'s default (ntfy's) for every limit. */
+export function defaultTier(code: string, name: string): Tier {
+  const tier = { code, name } as Tier;
+  for (const l of tierLimits) tier[l.field] = limitValue(l, l.fallback) as number;
+  return tier;
+}
+
 /** A tier's limits in the JSON shape of /v1/tiers (and of /v1/account's `limits`). */
 export function limitsJson(tier: Tier): Record<TierLimit['key'], number> {
   return Object.fromEntries(tierLimits.map((l) => [l.key, tier[l.field]])) as Record<TierLimit['key'], number>;

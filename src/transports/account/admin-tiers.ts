@@ -1,6 +1,6 @@
 import type { Tier } from '../../model/account.js';
 import { errors } from '../../model/errors.js';
-import { limitsJson, limitValue, tierCodePattern, tierLimits, tierNameMaxLength } from '../../model/tier-limits.js';
+import { defaultTier, limitsJson, limitValue, tierCodePattern, tierLimits, tierNameMaxLength } from '../../model/tier-limits.js';
 import { AlreadyExists, InUse } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
@@ -28,11 +28,9 @@ export async function listTiers(ctx: ServerContext, ex: Exchange, req: RequestIn
 export async function addTier(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const fields = await adminBody(ctx, ex, req);
   const code = tierCode(fields);
-  const added = { code, name: text(fields, 'name') || code } as Tier;
-  for (const l of tierLimits) added[l.field] = limitValue(l, l.fallback) as number;
-  const store = accounts(ctx).store;
+  const added = withChanges(defaultTier(code, code), fields);
   try {
-    await store.putTier(withChanges(added, fields), false);
+    await accounts(ctx).store.putTier(added, false);
   } catch (err) {
     throw err instanceof AlreadyExists ? errors.tierExists : err;
   }
