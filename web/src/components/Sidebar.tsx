@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { account } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
 import type { Message } from '../lib/message.js';
 import { navigate, topicName, type Route } from '../lib/route.js';
@@ -19,10 +20,11 @@ function Counts({ messages }: { messages: readonly Message[] }) {
   );
 }
 
-/** The subscribed topics with their message counts, and the field that subscribes to another. */
+/** The subscribed topics with their message counts, the field that subscribes to another, settings, and for admins the admin pages. */
 export function Sidebar({ current }: { current: Route }) {
   const subs = useStore(subscriptions);
   const { minPriority } = useStore(settings);
+  const role = useStore(account)?.role;
   const [topic, setTopic] = useState('');
   const [error, setError] = useState('');
   const add = (e: Event): void => {
@@ -56,6 +58,11 @@ export function Sidebar({ current }: { current: Route }) {
       <Link to="settings" active={current.page === 'settings'}>
         {t('settings.heading')}
       </Link>
+      {role === 'admin' && (
+        <Link to="account/admin" active={current.page === 'admin'}>
+          {t('admin.link')}
+        </Link>
+      )}
     </nav>
   );
 }
