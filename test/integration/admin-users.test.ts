@@ -79,4 +79,12 @@ describe('admin API — taking a user\'s tier away', () => {
     assert.deepEqual(await code(call('PUT', '/v1/users', basic('root'), { username: 'phil', tier: 'ghost' })), [400, 40030]);
     assert.deepEqual(await call('PUT', '/v1/users', basic('root'), { username: 'fixed', tier: null }), ok, 'server.yml gives no tiers, so the API may, as ntfy');
   });
+
+  it('adds a missing user only with a password: a tier alone is 40000, and no one logs in with an empty password', async () => {
+    assert.deepEqual(await code(call('PUT', '/v1/users', basic('root'), { username: 'newbie', tier: 'basic' })), [400, 40000]);
+    assert.deepEqual(await code(call('GET', '/v1/account', basic('newbie', ''))), [401, 40101]);
+    assert.equal(((await call('GET', '/v1/users', basic('root')))[1] as unknown as Json[]).some((u) => u.username === 'newbie'), false);
+    assert.deepEqual(await call('PUT', '/v1/users', basic('root'), { username: 'newbie', tier: 'basic', password: 'secret' }), ok);
+    assert.deepEqual((await call('GET', '/v1/account', basic('newbie')))[1].tier, { code: 'basic', name: 'basic' });
+  });
 });

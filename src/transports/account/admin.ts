@@ -56,7 +56,7 @@ export async function addUser(ctx: ServerContext, ex: Exchange, req: RequestInfo
  * PUT /v1/users: change a regular user's password or tier, or add them if missing (ntfy's).
  * Tocsin's own (issue 38): `"tier": null` takes the tier away (`tocsin user change-tier USER -`;
  * ntfy reads "" and null as "unchanged"), and `"role"` makes an existing user admin or user
- * (`tocsin user change-role`), which ntfy's API cannot.
+ * (`tocsin user change-role`), which ntfy's API cannot. Adding a user takes a password.
  */
 export async function updateUser(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
@@ -75,6 +75,8 @@ export async function updateUser(ctx: ServerContext, ex: Exchange, req: RequestI
   // As ntfy: an admin's password and tier are the CLI's business; their role is changed here.
   if (existing?.role === 'admin' && (hasPassword || tier !== '' || dropTier)) throw errors.forbidden;
   if (role) await unlessProvisioned(store.changeRole(await roleChangeable(store, caller, existing, role), role));
+  // ntfy adds one with an empty password here, whom anyone could then log in as.
+  if (!existing && !hasPassword) throw errors.badRequest.wrap('password or password_hash is required to add a user');
   if (!existing) await store.addUser(username, await passwordHash(fields), 'user');
   else if (hasPassword) await unlessProvisioned(store.changePassword(username, await passwordHash(fields)));
   if (tier !== '' || dropTier) await store.changeTier(username, tier || undefined);
