@@ -17,6 +17,8 @@ export interface Retention {
 interface Rule extends Retention {
   pattern: string;
   matches: RegExp;
+  /** False when the entry keeps cache-duration's (it sets only max-messages). */
+  setsDuration: boolean;
 }
 
 /** A bad `topic-retention` entry; the message names the entry and what is wrong. */
@@ -42,11 +44,15 @@ export class TopicRetention {
    * When a message of `topic` stored at `time` (Unix seconds) leaves the cache: after its
    * topic's cache duration, or its TTL (issue 37) if that is shorter, so a TTL never keeps a
    * message past what its topic keeps. Undefined when the topic's messages are not cached.
+   * `ownMs`, the publisher's tier's message expiry (ntfy's), stands in for cache-duration
+   * where no entry sets a duration: an entry is the admin's word on that topic.
    */
-  expiresAt(time: number, topic: string, ttlMs = Infinity): number | undefined {
-    const { cacheDurationMs } = this.of(topic);
+  expiresAt(time: number, topic: string, ttlMs = Infinity, ownMs?: number): number | undefined {
+    const rule = this.rules.find((r) => r.matches.test(topic));
+    const cacheDurationMs = rule?.cacheDurationMs ?? this.defaultMs;
     if (cacheDurationMs <= 0) return undefined;
-    return time + Math.floor(Math.min(cacheDurationMs, ttlMs) / 1000);
+    const durationMs = rule?.setsDuration || ownMs === undefined ? cacheDurationMs : ownMs;
+    return time + Math.floor(Math.min(durationMs, ttlMs) / 1000);
   }
 
   /** True when some entry limits how many messages a topic keeps: the prune then trims. */
@@ -65,7 +71,8 @@ function ruleOf(entry: unknown, index: number, defaultMs: number): Rule {
   if (typeof topic !== 'string' || !topicPatternPattern.test(topic)) throw new RetentionRuleError(`${where}: topic must be a topic or a pattern with * (1-64 of A-Z, a-z, 0-9, -, _ and *), not ${JSON.stringify(topic)}`);
   const where2 = `${where} (${topic})`;
   if (fields['cache-duration'] === undefined && fields['max-messages'] === undefined) throw new RetentionRuleError(`${where2}: sets neither cache-duration nor max-messages`);
-  return { pattern: topic, matches: topicPatternRegExp(topic), cacheDurationMs: durationOf(fields['cache-duration'], where2) ?? defaultMs, maxMessages: maxOf(fields['max-messages'], where2) };
+  const durationMs = durationOf(fields['cache-duration'], where2);
+  return { pattern: topic, matches: topicPatternRegExp(topic), cacheDurationMs: durationMs ?? defaultMs, setsDuration: durationMs !== undefined, maxMessages: maxOf(fields['max-messages'], where2) };
 }
 
 /** Undefined when the entry keeps cache-duration's. */

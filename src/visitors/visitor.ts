@@ -15,6 +15,8 @@ export interface VisitorLimits {
   attachmentFileSize: number;
   attachmentTotalSize: number;
   attachmentExpirySeconds: number;
+  /** How long the visitor's messages stay cached where no topic-retention entry says: a tier's, else undefined for cache-duration. */
+  messageExpiryMs: number | undefined;
   /** Attachment bytes uploaded, downloaded or replayed per day. */
   bandwidth: number;
   /** E-mails forwarded at once, then one more per `emailReplenishMs`. */

@@ -263,6 +263,7 @@ export class Visitors implements Holder {
         attachmentFileSize: c.attachmentFileSizeLimit,
         attachmentTotalSize: c.visitorAttachmentTotalSizeLimit,
         attachmentExpirySeconds: Math.floor(c.attachmentExpiryDurationMs / 1000),
+        messageExpiryMs: undefined,
         bandwidth: c.visitorAttachmentDailyBandwidthLimit,
         emailBurst: c.visitorEmailLimitBurst,
         emailReplenishMs: c.visitorEmailLimitReplenishMs,
@@ -281,6 +282,8 @@ export class Visitors implements Holder {
       attachmentFileSize: tier.attachmentFileSizeLimit,
       attachmentTotalSize: tier.attachmentTotalSizeLimit,
       attachmentExpirySeconds: tier.attachmentExpiryDuration,
+      // ntfy's MessageExpiryDuration; a tier of 0 would expire its messages as they are stored.
+      messageExpiryMs: tier.messageExpiryDuration > 0 ? tier.messageExpiryDuration * 1000 : undefined,
       bandwidth: tier.attachmentBandwidthLimit,
       // ntfy's tierBasedVisitorLimits: a fifth of the day's e-mails at once, within [visitor-email-limit-burst, 150].
       emailBurst: Math.min(Math.max(Math.floor(tier.emailLimit * 0.2), c.visitorEmailLimitBurst), 150),

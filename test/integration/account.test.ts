@@ -157,6 +157,23 @@ describe('account API — token limit', () => {
   });
 });
 
+describe("account API — a tier's message expiry", () => {
+  it("a user on a tier publishes messages that expire after the tier's duration, as ntfy's; others after cache-duration", async () => {
+    const store = s.server.context.access!.store;
+    await store.putTier({ code: 'day', name: 'Day', messageLimit: 1000, messageExpiryDuration: 86_400, emailLimit: 10, callLimit: 0, reservationLimit: 0,
+      attachmentFileSizeLimit: 1_000_000, attachmentTotalSizeLimit: 10_000_000, attachmentExpiryDuration: 3600, attachmentBandwidthLimit: 100_000_000 }, false);
+    await call('POST', '/v1/account', undefined, { username: 'tess', password: 'pw' });
+    await store.changeTier('tess', 'day');
+    await store.allowAccess('*', 'lifetimes', { read: true, write: true });
+    const lifetime = async (authorization: string): Promise<number> => {
+      const json = (await (await fetch(`${s.url}/lifetimes`, { method: 'POST', body: 'm', headers: { Authorization: authorization } })).json()) as Json;
+      return (json.expires as number) - (json.time as number);
+    };
+    assert.equal(await lifetime(basic('tess', 'pw')), 86_400);
+    assert.equal(await lifetime(basic('phil')), 12 * 3600, 'no tier: cache-duration');
+  });
+});
+
 describe('account API — reservations', () => {
   it('a user on a tier reserves topics up to the tier\'s limit; others get the chosen access', async () => {
     await call('POST', '/v1/account', undefined, { username: 'erin', password: 'pw' });

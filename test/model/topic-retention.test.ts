@@ -46,6 +46,15 @@ describe('topic retention — expiry', () => {
     assert.equal(retention.expiresAt(1000, 'short', 2 * hour), 1000 + 3600, 'never past the topic\'s retention');
   });
 
+  it("a publisher's tier expiry (ntfy's) stands in for cache-duration where no entry sets a duration", () => {
+    const tiered = new TopicRetention([{ topic: 'short', 'cache-duration': '1h' }, { topic: 'capped', 'max-messages': 5 }, { topic: 'none', 'cache-duration': 0 }], 12 * hour);
+    assert.equal(tiered.expiresAt(1000, 'other', Infinity, 24 * hour), 1000 + 86_400);
+    assert.equal(tiered.expiresAt(1000, 'capped', Infinity, 24 * hour), 1000 + 86_400, 'an entry with only max-messages');
+    assert.equal(tiered.expiresAt(1000, 'short', Infinity, 24 * hour), 1000 + 3600, "an entry's duration decides its topic");
+    assert.equal(tiered.expiresAt(1000, 'other', 60_000, 24 * hour), 1000 + 60, 'a shorter TTL still wins');
+    assert.equal(tiered.expiresAt(1000, 'none', Infinity, 24 * hour), undefined);
+  });
+
   it('a topic with cache-duration 0 is not cached, TTL or not', () => {
     assert.equal(retention.expiresAt(1000, 'none'), undefined);
     assert.equal(retention.expiresAt(1000, 'none', hour), undefined);

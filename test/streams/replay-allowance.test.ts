@@ -15,7 +15,7 @@ const limits = (bandwidth: number): VisitorLimits => ({
   subscriptions: 30,
   attachmentFileSize: 0,
   attachmentTotalSize: 0,
-  attachmentExpirySeconds: 0,
+  attachmentExpirySeconds: 0, messageExpiryMs: undefined,
   bandwidth,
   emailBurst: 16,
   emailReplenishMs: 3_600_000,

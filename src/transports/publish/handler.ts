@@ -87,7 +87,7 @@ async function publish(
 /** Parses, runs the message's guards, stores the upload and renders the template, then publishes. */
 async function store(gate: Gate, topic: string, sequenceId: string | undefined, body: Body, rest: BodyStream | undefined, guards: PublishGuards): Promise<{ event: Outbound; unifiedPush: boolean }> {
   const { ctx, req } = gate;
-  const { message, cache, deliver, unifiedPush, upload, template, email, call, alert } = parsePublish(req, body, topic, sequenceId, ctx.config);
+  const { message, cache, deliver, unifiedPush, upload, template, email, call, alert } = parsePublish(req, body, topic, sequenceId, ctx.config, gate.visitor.limits.messageExpiryMs);
   const parsed: ParsedPublish = { gate, unifiedPush, email, call, alert };
   await runGuards(guards.message, parsed); // the e-mail address and call-limit guards resolve the address to mail and the number to call
   if (upload) await storeUpload(gate, message, upload.name, body, rest, guards.upload);

@@ -70,8 +70,9 @@ export const namePattern = /^[-_A-Za-z0-9]{1,64}$/;
 /**
  * Reads a publish request into a message, in ntfy's order of checks
  * (parsePublishParams, then handlePublishBody), so the first error is the one ntfy gives.
+ * `ownExpiryMs` is the publisher's tier's message expiry (VisitorLimits.messageExpiryMs).
  */
-export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSequenceId: string | undefined, limits: PublishLimits): ParsedPublish {
+export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSequenceId: string | undefined, limits: PublishLimits, ownExpiryMs?: number): ParsedPublish {
   const now = nowSeconds();
   const message: Message = { id: randomId(), time: now, event: 'message', topic };
   const ttl = param(req, 'ttl');
@@ -138,7 +139,7 @@ export function parsePublish(req: RequestInfo, body: Body, topic: string, pathSe
     // A linked file with nothing else to say announces itself, as ntfy's handleBodyAsTextMessage.
     message.message = text || (message.attachment ? `You received a file: ${message.attachment.name}` : 'triggered');
   }
-  if (cache) message.expires = limits.topicRetention.expiresAt(message.time, topic, ttlMs);
+  if (cache) message.expires = limits.topicRetention.expiresAt(message.time, topic, ttlMs, ownExpiryMs);
   // A repeat copies a stored message, now: a scheduled, uncached or iOS poll one has none to copy.
   if (alert && (!deliver || !cache)) throw errors.repeatUnsupported;
   if (alert) checkAlertActions(message);
