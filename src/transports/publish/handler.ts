@@ -112,7 +112,7 @@ export function handleSequenceEvent(event: 'message_delete' | 'message_clear', g
     const gate = new Gate(ctx, req, [topic as string]);
     await runGuards(guards.request, gate);
     const message = sequenceEvent(event, topic as string, sequenceId as string);
-    const expires = ctx.config.topicRetention.expiresAt(message.time, message.topic);
+    const expires = ctx.config.topicRetention.expiresAt(message.time, message.topic, Infinity, gate.visitor.limits.messageExpiryMs);
     const cache = expires !== undefined;
     if (cache) message.expires = expires;
     await runGuards(guards.message, { gate, unifiedPush: false, email: undefined });
