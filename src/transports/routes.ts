@@ -111,7 +111,7 @@ const topicPage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
 
-/** GET /: the web app for a browser; 404 otherwise, as before there was one. */
+/** GET / (and /{server}/{topic}): the web app for a browser; 404 otherwise, as before there was one. */
 const homePage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
@@ -228,14 +228,18 @@ export const routes: readonly Route[] = [
   // enable-metrics without metrics-listen-http, as ntfy; otherwise the reserved topic name it always is.
   { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && ctx.config.metrics.enabled && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})$`), handle: topicPage },
+  // The web app's page of another server's topic (ntfy's /{server}/{topic}, e.g. /ntfy.sh/alerts): a segment with a dot or colon, as no route of ours has.
+  { methods: ['GET'], pattern: new RegExp(`^/[^/]*[.:][^/]*/${topic}$`), handle: homePage },
   {
     methods: ['OPTIONS'],
     pattern: /^\//,
     // CORS preflight, answered for any path like ntfy, so browsers on other origins may publish with headers.
+    // The Fetch standard leaves Authorization out of `*`: named, a web app on another origin
+    // (Tocsin's or ntfy's, subscribed to this server) may send its credentials in Firefox and Safari too.
     handle: (_ctx, ex) =>
       ex.send(200, '', 'text/plain', [
         ['Access-Control-Allow-Methods', 'GET, PUT, POST, PATCH, DELETE'],
-        ['Access-Control-Allow-Headers', '*'],
+        ['Access-Control-Allow-Headers', '*, Authorization'],
       ]),
   },
 ];
