@@ -148,6 +148,11 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
   // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
+  // The app's page of another server's topic, ntfy's /{server}/{topic} (/ntfy.sh/alerts): the
+  // server segment has a dot or a colon, which no topic and no other route's first segment has;
+  // and the files that page asks for relative to it.
+  { methods: ['GET'], pattern: new RegExp(`^/[^/]*[.:][^/]*/${topic}$`), handle: homePage },
+  { methods: ['GET'], pattern: /^\/[^/]*[.:][^/]*\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },
@@ -228,8 +233,6 @@ export const routes: readonly Route[] = [
   // enable-metrics without metrics-listen-http, as ntfy; otherwise the reserved topic name it always is.
   { methods: ['GET'], pattern: /^\/metrics$/, handle: (ctx, ex, req, groups) => (ctx.metrics && ctx.config.metrics.enabled && !ctx.config.metrics.listen ? serveMetrics(ctx.metrics, ex) : topicPage(ctx, ex, req, groups)) },
   { methods: ['GET'], pattern: new RegExp(`^/(${topic})$`), handle: topicPage },
-  // The web app's page of another server's topic (ntfy's /{server}/{topic}, e.g. /ntfy.sh/alerts): a segment with a dot or colon, as no route of ours has.
-  { methods: ['GET'], pattern: new RegExp(`^/[^/]*[.:][^/]*/${topic}$`), handle: homePage },
   {
     methods: ['OPTIONS'],
     pattern: /^\//,

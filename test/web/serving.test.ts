@@ -129,6 +129,14 @@ describe('web app — static files', () => {
     }
   });
 
+  it('serves the files the page of another server\'s topic asks for relative to it (/{server}/static/…, /{server}/config.js)', async () => {
+    const file = await get(s.url, `/ntfy.sh/static/${bundle?.name}`);
+    assert.deepEqual([file.status, file.body], [200, bundle?.bytes]);
+    const config = await get(s.url, '/127.0.0.1:8080/config.js');
+    assert.deepEqual([config.status, config.body.toString()], [200, (await get(s.url, '/config.js')).body.toString()]);
+    assert.equal((await get(s.url, '/ntfy.sh/static/nope.js')).status, 404);
+  });
+
   it('answers 404 for a file the build does not hold, or one outside it', async () => {
     for (const path of ['/static/nope.js', '/static/../package.json', '/static/%2e%2e/package.json', '/package.json']) {
       assert.equal((await get(s.url, path)).status, 404, path);
