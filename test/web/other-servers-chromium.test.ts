@@ -195,6 +195,13 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     await page.locator('.state-live').waitFor();
     const sent = await publish(`${vault.url}/tokened`, 'by token', { Authorization: `Bearer ${token}` });
     await page.locator(`.card[data-id="${sent.json.id}"]`).waitFor();
+    // The account keeps the subscription with its server (ntfy's base_url), and another browser logging in adopts it.
+    const account = (await (await fetch(`${home.url}/v1/account`, { headers: { Authorization: basic(adminPassword) } })).json()) as { subscriptions: { base_url: string; topic: string }[] };
+    assert.deepEqual(account.subscriptions.map((sub) => [sub.base_url, sub.topic]), [[vault.url, 'tokened']]);
+    const elsewhere = await freshContext(browser);
+    const adopted = await logInAs(elsewhere, home.url, 'admin', adminPassword);
+    assert.deepEqual(await adopted.locator('.topics a').allInnerTexts(), [`tokened\n${host(vault)}\n0`]);
+    await elsewhere.close();
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: `Remove the credentials for ${host(vault)}` }).click();
