@@ -94,6 +94,16 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     await page.reload();
     await page.locator('.state-live').waitFor();
     assert.equal(await page.locator('.card').count(), 2);
+    // Marking a message read goes to its server too (ntfy's message_clear), which answers the app's origin.
+    await page.getByRole('link', { name: 'All notifications' }).click();
+    const later = await publish(`${open.url}/weather`, 'Fog tonight');
+    const card = page.locator(`.card[data-id="${later.json.id}"]`);
+    const read = page.waitForResponse((res) => res.url().endsWith('/read'));
+    await card.getByRole('button', { name: 'Mark read' }).click();
+    assert.deepEqual([(await read).url(), (await read).status()], [`${open.url}/weather/${later.json.id}/read`, 200]);
+    const events = (await (await fetch(`${open.url}/weather/json?poll=1`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { event: string; sequence_id?: string });
+    assert.deepEqual(events.filter((e) => e.event === 'message_clear').map((e) => e.sequence_id), [later.json.id]);
+
     await page.getByRole('link', { name: 'Settings' }).click();
     assert.deepEqual(await page.locator('.servers-in-use li').allInnerTexts(), [open.url]);
     await context.close();
