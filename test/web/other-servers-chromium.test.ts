@@ -98,6 +98,8 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     await page.getByRole('link', { name: 'All notifications' }).click();
     const later = await publish(`${open.url}/weather`, 'Fog tonight');
     const card = page.locator(`.card[data-id="${later.json.id}"]`);
+    // The list of every topic names it with its server.
+    assert.match(await card.locator('.card-header .muted').innerText(), new RegExp(` · ${host(open).replaceAll('.', '\\.')}/weather$`));
     const read = page.waitForResponse((res) => res.url().endsWith('/read'));
     await card.getByRole('button', { name: 'Mark read' }).click();
     assert.deepEqual([(await read).url(), (await read).status()], [`${open.url}/weather/${later.json.id}/read`, 200]);

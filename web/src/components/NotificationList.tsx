@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { shortUrl, subscriptionKey, topicUrlOf } from '../lib/servers.js';
+import { labelOf, shortUrl, subscriptionKey, topicUrlOf } from '../lib/servers.js';
 import { clearMessages, connectionStates, markTopicRead, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
 import { sendTestNotification } from '../lib/test-notification.js';
 import { navigate } from '../lib/route.js';
@@ -19,6 +19,8 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   const shown = subs.filter((s) => topic === undefined || subscriptionKey(s) === topic);
   const sub = topic === undefined ? undefined : shown[0];
   const all = shown.flatMap((s) => s.messages);
+  // In the list of every topic each card names its topic, with its server when another (labelOf).
+  const labels = new Map(topic === undefined ? shown.flatMap((s) => s.messages.map((m) => [m, labelOf(s)] as const)) : []);
   const messages = shownMessages(all, minPriority)
     // Newest first; within a second (times are whole seconds) the later received first.
     .reverse()
@@ -94,7 +96,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           )}
         </p>
       ) : (
-        messages.map((m) => <NotificationCard key={m.id} message={m} showTopic={topic === undefined} />)
+        messages.map((m) => <NotificationCard key={m.id} message={m} topic={labels.get(m)} />)
       )}
     </section>
   );
