@@ -150,9 +150,10 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The app's page of another server's topic, ntfy's /{server}/{topic} (/ntfy.sh/alerts): the
   // server segment has a dot or a colon, which no topic and no other route's first segment has;
-  // and the files that page asks for relative to it.
-  { methods: ['GET'], pattern: new RegExp(`^/[^/]*[.:][^/]*/${topic}$`), handle: homePage },
-  { methods: ['GET'], pattern: /^\/[^/]*[.:][^/]*\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
+  // and the files that page asks for relative to it. `[^/.:]*` up to the first dot or colon
+  // keeps the match linear: `[^/]*[.:]` would backtrack over every dot of a long path.
+  { methods: ['GET'], pattern: new RegExp(`^/[^/.:]*[.:][^/]*/${topic}$`), handle: homePage },
+  { methods: ['GET'], pattern: /^\/[^/.:]*[.:][^/]*\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },

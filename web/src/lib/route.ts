@@ -22,7 +22,7 @@ const pages = new Map<string, Route>([
 export const topicName = /^[-_A-Za-z0-9]{1,64}$/;
 const linkPage = /^account\/(email\/verify|password\/reset)\/([-_A-Za-z0-9]+)$/;
 /** /{server}/{topic}: a server segment has a dot or a colon (a host name, an address, a port), which no page of the app has; the server serves the app there too. */
-const otherServerTopic = /^([^/]*[.:][^/]*)\/([-_A-Za-z0-9]{1,64})$/;
+const otherServerTopic = /^([^/.:]*[.:][^/]*)\/([-_A-Za-z0-9]{1,64})$/;
 
 /** Pages a visitor who is not logged in may see under require-login. */
 export const openPages: ReadonlySet<Route['page']> = new Set(['login', 'signup', 'forgot-password', 'verify-email', 'reset-password']);

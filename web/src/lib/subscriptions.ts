@@ -104,7 +104,7 @@ export function connectSubscriptions(): void {
   settings.subscribe(boundStoredHistory);
 }
 
-/** The subscription key of a topic page's route (`server` a path segment, pathOf), whether subscribed or not; undefined for other pages. */
+/** The subscription key of a topic page's route: its topic on this server, subscribed or not; on another (`server` a path segment, pathOf) once subscribed; else undefined. */
 export function routeKey(r: Route): string | undefined {
   if (r.page !== 'topic') return undefined;
   if (r.server === undefined) return r.topic;
