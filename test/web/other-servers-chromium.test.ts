@@ -155,9 +155,16 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     await page.locator('.state-denied').waitFor();
     const server = host(vault);
     assert.equal(await page.locator('.connection-note').innerText(), `secrets on ${server} is protected: Log in to ${server} with an account there that may read it.`);
-    await page.getByRole('button', { name: `Log in to ${server}` }).click();
+    const opener = page.getByRole('button', { name: `Log in to ${server}` });
+    await opener.click();
     const dialog = page.getByRole('dialog', { name: `Log in to ${server}` });
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
+    // A modal as the publish dialog: focus in its first field, Esc closes it and gives focus back.
+    assert.equal(await page.evaluate('document.activeElement.name'), 'server-username');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate('document.activeElement.textContent'), `Log in to ${server}`);
+    await opener.click();
 
     await dialog.getByLabel('User name').fill('admin');
     await dialog.getByLabel('Password or access token').fill('wrong');
