@@ -15,11 +15,11 @@ const priorities = [5, 4, 3, 2, 1] as const;
  * attachment, e-mail, actions, Markdown; to `target`'s server, or another the subscriptions are on.
  */
 export function PublishDialog({ target, onClose }: { target: Located; onClose: () => void }) {
+  const servers = serversInUse(useStore(subscriptions));
   const [draft, setDraft] = useState<Draft>({ ...target, message: '', title: '', tags: '', priority: 3, delay: '', click: '', email: '', markdown: false, attachUrl: '', file: undefined, actions: [] });
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [error, setError] = useState('');
   const dialog = useModal<HTMLDivElement>(onClose);
-  const servers = serversInUse(useStore(subscriptions));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]): void => setDraft((d) => ({ ...d, [key]: value }));
   const text = (key: 'topic' | 'message' | 'title' | 'tags' | 'delay' | 'click' | 'email' | 'attachUrl') => ({
     value: draft[key],
