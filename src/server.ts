@@ -48,6 +48,8 @@ import { Keepalives } from './transports/subscribe/keepalives.js';
 import { StreamFanout } from './transports/subscribe/stream-fanout.js';
 import { registerWebSocket } from './transports/subscribe/ws.js';
 import { interruptLiveStreams } from './transports/subscribe/lost-range.js';
+import { pathPrefix } from './transports/account/web-config.js';
+import { openDocsSite } from './transports/web/docs-site.js';
 import { openWebSite } from './transports/web/site.js';
 import { errors } from './model/errors.js';
 import { registerDashboardFeed } from './dashboard/feed-socket.js';
@@ -74,6 +76,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
   // A throwing subscriber must never take the process down; report it instead.
   rxConfig.onUnhandledError = (err) => log.error({ err }, 'unhandled error in a stream');
   const web = openWebSite(config.webRoot, (message) => log.warn(message));
+  const docs = openDocsSite(config.webRoot, pathPrefix(config.baseUrl).app_root.slice(0, -1), (message) => log.warn(message));
   const hub = new TopicHub();
   const visitors = visitorsOf(config, hub);
   // The dashboard shows what the metrics count, so it needs them counted (not served).
@@ -140,6 +143,7 @@ export async function startServer(config: Config, log: Logger, surroundings: Sur
       mailer, caller: calls?.caller, log, baseUrl: config.baseUrl,
     }),
     web,
+    docs,
   };
   ctx.monitors = monitorsOf(config, store, ctx);
   metrics?.watch(stateOf(ctx));

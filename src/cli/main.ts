@@ -8,20 +8,25 @@ const program = new Command('tocsin')
   .showHelpAfterError();
 
 // The client commands start in ~0.1 s: the server's modules (uWS, SQLite, MongoDB, mail)
-// take a second to load, so they are imported only for the other commands.
+// take a second or more to load, so an admin command imports only its own module (and
+// that module its backend's), and only help or an unknown word loads them all.
+type Register = (program: Command) => void;
+const adminCommands: Record<string, () => Promise<Register>> = {
+  serve: () => import('./serve.js').then((m) => m.registerServe),
+  user: () => import('./user.js').then((m) => m.registerUser),
+  access: () => import('./access.js').then((m) => m.registerAccess),
+  group: () => import('./group.js').then((m) => m.registerGroup),
+  token: () => import('./token.js').then((m) => m.registerToken),
+  tier: () => import('./tier.js').then((m) => m.registerTier),
+  webpush: () => import('./webpush.js').then((m) => m.registerWebPush),
+  import: () => import('./import.js').then((m) => m.registerImport),
+};
 const clientWords = ['publish', 'pub', 'send', 'trigger', 'subscribe', 'sub'];
-if (!clientWords.includes(process.argv[2] ?? '')) {
-  const registers = await Promise.all([
-    import('./serve.js').then((m) => m.registerServe),
-    import('./user.js').then((m) => m.registerUser),
-    import('./access.js').then((m) => m.registerAccess),
-    import('./group.js').then((m) => m.registerGroup),
-    import('./token.js').then((m) => m.registerToken),
-    import('./tier.js').then((m) => m.registerTier),
-    import('./webpush.js').then((m) => m.registerWebPush),
-    import('./import.js').then((m) => m.registerImport),
-  ]);
-  for (const register of registers) register(program);
+const word = process.argv[2] ?? '';
+if (!clientWords.includes(word)) {
+  const own = Object.hasOwn(adminCommands, word) ? adminCommands[word] : undefined;
+  const loads = own ? [own] : Object.values(adminCommands);
+  for (const register of await Promise.all(loads.map((load) => load()))) register(program);
 }
 // Lets publish/subscribe end their flags at the first argument (passThroughOptions), as
 // ntfy's do. Set after the admin commands exist: commands made later inherit it, and

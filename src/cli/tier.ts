@@ -1,25 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { Tier } from '../model/account.js';
-import { parseDuration, parseSize } from '../model/units.js';
+import { defaultTier, limitValue, tierCodePattern, tierLimits as limits } from '../model/tier-limits.js';
 import { adminAction, fail, say, withAuthOptions } from './auth-admin.js';
 import { camel } from './flags.js';
 import { goDuration, humanSize } from './go-format.js';
-
-/** The limit flags of `tier add` and `tier change`, with ntfy's defaults for `add`. */
-const limits = [
-  { flag: 'message-limit', field: 'messageLimit', kind: 'int', fallback: '5000', doc: 'daily message limit' },
-  { flag: 'message-expiry-duration', field: 'messageExpiryDuration', kind: 'duration', fallback: '12h', doc: 'duration after which messages are deleted' },
-  { flag: 'email-limit', field: 'emailLimit', kind: 'int', fallback: '20', doc: 'daily email limit' },
-  { flag: 'call-limit', field: 'callLimit', kind: 'int', fallback: '0', doc: 'daily phone call limit' },
-  { flag: 'reservation-limit', field: 'reservationLimit', kind: 'int', fallback: '3', doc: 'topic reservation limit' },
-  { flag: 'attachment-file-size-limit', field: 'attachmentFileSizeLimit', kind: 'size', fallback: '15M', doc: 'per-attachment file size limit' },
-  { flag: 'attachment-total-size-limit', field: 'attachmentTotalSizeLimit', kind: 'size', fallback: '100M', doc: 'total size limit of attachments for the user' },
-  { flag: 'attachment-expiry-duration', field: 'attachmentExpiryDuration', kind: 'duration', fallback: '6h', doc: 'duration after which attachments are deleted' },
-  { flag: 'attachment-bandwidth-limit', field: 'attachmentBandwidthLimit', kind: 'size', fallback: '1G', doc: 'daily bandwidth limit for attachment uploads/downloads' },
-] as const;
-
-/** ntfy's AllowedTier. */
-export const tierCodePattern = /^[-_A-Za-z0-9]{1,64}$/;
 
 /** `tocsin tier add|change|remove|list` (ntfy's cmd/tier.go); Stripe prices are not offered. */
 export function registerTier(program: Command): void {
@@ -35,8 +19,7 @@ export function registerTier(program: Command): void {
           if (!options.ignoreExists) fail(`tier ${valid} already exists`);
           return say(`tier ${valid} already exists (exited successfully)`);
         }
-        const added = { code: valid, name: (options.name as string | undefined) || valid } as Tier;
-        for (const l of limits) added[l.field] = parseLimit(l, (options[camel(l.flag)] as string | undefined) ?? l.fallback);
+        const added = withFlags(defaultTier(valid, (options.name as string | undefined) || valid), options as Record<string, string | undefined>);
         await store.putTier(added, false);
         say('tier added');
         say();
@@ -50,15 +33,11 @@ export function registerTier(program: Command): void {
       const store = await admin.store();
       const changed = await store.tier(valid);
       if (!changed) fail(`tier ${valid} does not exist`);
-      if (options.name !== undefined) changed.name = options.name;
-      for (const l of limits) {
-        const value = options[camel(l.flag)];
-        if (value !== undefined) changed[l.field] = parseLimit(l, value);
-      }
-      await store.putTier(changed, true);
+      const updated = withFlags({ ...changed, ...(options.name !== undefined && { name: options.name }) }, options);
+      await store.putTier(updated, true);
       say('tier updated');
       say();
-      printTier(changed);
+      printTier(updated);
     }),
   );
 
@@ -95,15 +74,14 @@ function withLimitFlags(command: Command): Command {
   return command;
 }
 
-function parseLimit(l: (typeof limits)[number], value: string): number {
-  try {
-    if (l.kind === 'duration') return Math.floor(parseDuration(value) / 1000);
-    if (l.kind === 'size') return parseSize(value);
-    if (/^\d+$/.test(value)) return Number(value);
-  } catch {
-    // reported below
+/** `tier` with the limits whose flags were given, checked as /v1/tiers checks them. */
+function withFlags(tier: Tier, options: Record<string, string | undefined>): Tier {
+  const changed = { ...tier };
+  for (const l of limits) {
+    const value = options[camel(l.flag)];
+    if (value !== undefined) changed[l.field] = limitValue(l, value) ?? fail(`invalid value for --${l.flag}: ${JSON.stringify(value)}`);
   }
-  fail(`invalid value for --${l.flag}: ${JSON.stringify(value)}`);
+  return changed;
 }
 
 function validCode(code: string | undefined, command: string): string {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { everyone, usernamePattern, type Role } from '../model/access.js';
+import { everyone, isRole, roleRule, usernamePattern, type Role } from '../model/access.js';
 import { landingPaths, newMagicLink } from '../model/magic-link.js';
 import { nowSeconds } from '../model/message.js';
 import { AlreadyExists } from '../store/auth-store.js';
 import { adminAction, allUsers, everyoneWord, existingUser, fail, say, showUsers, withAuthOptions } from './auth-admin.js';
 import { newPasswordHash } from './password.js';
-import { tierCodePattern } from './tier.js';
+import { tierCodePattern } from '../model/tier-limits.js';
 
 /** `tocsin user add|remove|change-pass|change-role|change-tier|reset-pass|list` (ntfy's cmd/user.go). */
 export function registerUser(program: Command): void {
@@ -150,6 +150,6 @@ function validName(name: string | undefined, command: string): string {
 }
 
 function validRole(role: string): Role {
-  if (role !== 'admin' && role !== 'user') fail("role must be either 'user' or 'admin'");
+  if (!isRole(role)) fail(roleRule);
   return role;
 }

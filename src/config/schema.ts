@@ -2,7 +2,7 @@
  * The single source of Tocsin's settings: every server.yml key with its kind, default and
  * meaning. Keys, defaults and units are ntfy's (docs/config.md), so an ntfy server.yml
  * works unchanged; env names (TOCSIN_<KEY>, NTFY_<KEY>), CLI flags, validation and the
- * README's table all derive from this list.
+ * docs' configuration table (docs/configuration.md) all derive from this list.
  */
 import type { EndpointPattern } from '../push/endpoint-pattern.js';
 import type { Template } from '../template/index.js';

@@ -1,15 +1,19 @@
 import type { Grant } from '../model/access.js';
 import type { Reservation, Tier } from '../model/account.js';
-import type { AuthStore, ImportedUser, Token } from '../store/auth-store.js';
+import type { AuthStore, ImportedUser, Membership, Token } from '../store/auth-store.js';
 import type { Summary } from './summary.js';
 
 /** What another server's auth file holds, as the import writes it. */
 export interface AuthRecords {
   tiers: Tier[];
   users: ImportedUser[];
-  /** Access entries by user name (`*` for everyone), reservations left out. */
+  /** Access entries by holder (a user's name, `*` for everyone, `*NAME` for a group), reservations left out. */
   grants: { user: string; grant: Grant }[];
   reservations: { user: string; reservation: Reservation }[];
+  /** Named groups (Tocsin's own), made before the access entries their holders `*NAME` have. */
+  groups: string[];
+  /** Memberships the CLI or the API made; the others are made again by server.yml or at sign-in. */
+  memberships: Membership[];
   tokens: { user: string; token: Token }[];
   phoneNumbers: { user: string; number: string }[];
   /** Records read but not to be imported, by the summary's kind: why, and how many. */
@@ -21,8 +25,8 @@ const already = 'already there';
 /**
  * Writes what another server's auth file holds into Tocsin's auth store, tiers first
  * (users name them), users before what belongs to them. A record Tocsin holds already (a
- * tier code, a user name, a user's entry for a topic, a reservation, a token, a phone
- * number) is left as it is, so a run after an interrupt or a second run adds only what is
+ * tier code, a user name, a group, a membership, an entry for a topic, a reservation, a
+ * token, a phone number) is left as it is, so a run after an interrupt or a second run adds only what is
  * missing. Without `store` (a dry run) it only counts.
  */
 export async function writeAuth(auth: AuthRecords, store: AuthStore | undefined, summary: Summary, now: number): Promise<void> {
@@ -49,6 +53,23 @@ export async function writeAuth(auth: AuthRecords, store: AuthStore | undefined,
     });
   }
   for (const user of auth.users) await put('users', (s) => s.importUser(user), true);
+  // Read once: the source's groups and memberships are unique, so none is written twice here.
+  const heldGroups = new Map((store ? await store.groups() : []).map((g) => [g.name, g.members]));
+  for (const group of auth.groups) {
+    await put('groups', async (s) => {
+      if (heldGroups.has(group)) return false;
+      await s.addGroup(group);
+      return true;
+    });
+  }
+  leaveOut('group members');
+  for (const { group, user } of auth.memberships) {
+    await put('group members', async (s) => {
+      if (heldGroups.get(group)?.includes(user)) return false;
+      await s.addMember(group, user);
+      return true;
+    });
+  }
   leaveOut('access entries');
   for (const { user, grant } of auth.grants) {
     await put('access entries', async (s) => {

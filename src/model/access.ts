@@ -5,6 +5,10 @@ import type { TokenScope } from './token-scope.js';
 
 export type Role = 'admin' | 'user';
 
+/** A role word as `tocsin user change-role` and PUT /v1/users take it; the message both give for another. */
+export const isRole = (word: string): word is Role => word === 'admin' || word === 'user';
+export const roleRule = "role must be either 'user' or 'admin'";
+
 export interface Permission {
   read: boolean;
   write: boolean;

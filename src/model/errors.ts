@@ -130,6 +130,9 @@ export const errors = {
   monitorExists: row(40909, 409, 'conflict: monitor already exists'),
   groupExists: row(40910, 409, 'conflict: group already exists'),
   provisionedGroupChange: row(40911, 409, 'conflict: cannot change or delete provisioned group or membership'),
+  // Tocsin's own (issue 38; ntfy's tiers change only with its CLI): the admin API's /v1/tiers.
+  tierExists: row(40912, 409, 'conflict: tier already exists'),
+  tierInUse: row(40913, 409, 'conflict: tier is in use, move its users to another tier first'),
   phoneVerificationExpired: row(41001, 410, 'phone number verification expired or does not exist'),
   entityTooLargeAttachment: row(41301, 413, 'attachment too large, or bandwidth limit reached', `${docs}/publish/#limitations`),
   entityTooLargeMatrixRequest: row(41302, 413, 'Matrix request is larger than the max allowed length'),

@@ -2,15 +2,13 @@ import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { AuthStore } from './auth-store.js';
-import { openEmbedded, openExistingAuthFile } from './embedded.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { Store } from './store.js';
 import type { WebPushStore } from './webpush-store.js';
 import type { MonitorStore } from './monitor-store.js';
 import type { PeerStore } from './peer-store.js';
-import { openMongo, openMongoAuth, type MongoObserver } from './mongo/open.js';
+import type { MongoObserver } from './mongo/open.js';
 import type { StoreLog } from './store-reports.js';
-import { openPostgres, openPostgresAuth } from './postgres/open.js';
 
 /** What the stores report as they go (the metrics): the MongoDB ones all of it, the PostgreSQL ones their pool's waits; the embedded ones nothing. */
 export type StoreObserver = MongoObserver;
@@ -21,7 +19,9 @@ export type StoreObserver = MongoObserver;
  * `postgres://` or `postgresql://` the PostgreSQL one (postgres/open.ts), each shared by
  * every node on that database; any other value stops startup rather than quietly
  * falling back to the files. Nothing outside src/store imports an implementation: the
- * server and the CLI get the ports from here.
+ * server and the CLI get the ports from here. Each backend is imported when chosen: the
+ * drivers of the others (mongodb, pg, and their Agenda backends) cost a server on the
+ * embedded store a second of startup and tens of MB it would never use.
  */
 export interface Stores extends Store {
   /** The topics the cache held when opened (its first read, so a corrupt cache fails the opening). */
@@ -52,11 +52,11 @@ export interface Stores extends Store {
 export async function openStores(config: Config, log: StoreLog, observer?: StoreObserver): Promise<Stores> {
   switch (backendOf(config.databaseUrl)) {
     case 'mongodb':
-      return openMongo(config, log, observer);
+      return (await import('./mongo/open.js')).openMongo(config, log, observer);
     case 'postgres':
-      return openPostgres(config, log, observer);
+      return (await import('./postgres/open.js')).openPostgres(config, log, observer);
     case 'embedded':
-      return openEmbedded(config);
+      return (await import('./embedded.js')).openEmbedded(config);
   }
 }
 
@@ -67,11 +67,11 @@ export async function openStores(config: Config, log: StoreLog, observer?: Store
 export async function openAuthStore(config: Config): Promise<AuthStore> {
   switch (backendOf(config.databaseUrl)) {
     case 'mongodb':
-      return openMongoAuth(config);
+      return (await import('./mongo/open.js')).openMongoAuth(config);
     case 'postgres':
-      return openPostgresAuth(config);
+      return (await import('./postgres/open.js')).openPostgresAuth(config);
     case 'embedded':
-      return openExistingAuthFile(config);
+      return (await import('./embedded.js')).openExistingAuthFile(config);
   }
 }
 

@@ -27,6 +27,7 @@ import type { TurnFlusher } from './subscribe/flusher.js';
 import type { Keepalives } from './subscribe/keepalives.js';
 import type { StreamFanout } from './subscribe/stream-fanout.js';
 import type { Connection } from './subscribe/subscriber.js';
+import type { DocsSite } from './web/docs-site.js';
 import type { WebSite } from './web/site.js';
 
 /** Spec "Replay rules": a replay carries at most the newest 10 MB of each topic. */
@@ -80,6 +81,8 @@ export interface ServerContext {
   calls: { twilio: TwilioGateway; caller: Caller } | undefined;
   /** The web app's files (web-root); undefined when off. */
   web: WebSite | undefined;
+  /** The docs site at /docs; undefined when the web pages are off or it was not built. */
+  docs: DocsSite | undefined;
 }
 
 /**

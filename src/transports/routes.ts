@@ -7,6 +7,7 @@ import type { Exchange } from './http/respond.js';
 import * as account from './account/account.js';
 import * as admin from './account/admin.js';
 import * as adminGroups from './account/admin-groups.js';
+import * as adminTiers from './account/admin-tiers.js';
 import * as adminTokens from './account/admin-tokens.js';
 import * as emails from './account/emails.js';
 import { requestPasswordReset, resetPassword } from './account/password-reset.js';
@@ -36,7 +37,7 @@ import { handlePublish, handlePublishJson, handleSequenceEvent, type PublishGuar
 import { handleStream } from './subscribe/http-stream.js';
 import type { SubscribeGuards } from './subscribe/subscriber.js';
 import { topicList } from './subscribe/topic-list.js';
-import { servePage, serveStatic, serveStaticAt } from './web/pages.js';
+import { serveDocs, servePage, serveStatic, serveStaticAt } from './web/pages.js';
 
 export type Handler = (ctx: ServerContext, ex: Exchange, req: RequestInfo, groups: string[]) => void | Promise<void>;
 
@@ -144,10 +145,14 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/$/, handle: homePage },
   { methods: ['GET'], pattern: /^\/(?:static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: serveStatic },
   { methods: ['GET'], pattern: /^\/dashboard$/, handle: dashboardPage },
+  // The docs site (docs/), as ntfy serves its own at /docs.
+  { methods: ['GET'], pattern: /^\/docs(?:\/(.*))?$/, handle: serveDocs },
   // The pages magic links open (ntfy 2.25), and the reset request's: the app's page, the token kept from referrers and indexes.
   { methods: ['GET'], pattern: /^\/account\/(?:email\/verify\/[-_A-Za-z0-9]+|password\/reset(?:\/[-_A-Za-z0-9]+)?)$/, handle: linkPage },
-  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page two or three levels down asks for them there.
-  { methods: ['GET'], pattern: /^\/account\/(?:email\/verify|password\/reset|password)\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
+  // The admin pages (issue 38): below /account, a path no topic can take, as a topic named admin may exist.
+  { methods: ['GET'], pattern: /^\/account\/admin$/, handle: homePage },
+  // Their files: the build's URLs are relative (./static/…, ./config.js), so a page one to three levels down asks for them there.
+  { methods: ['GET'], pattern: /^\/account\/(?:(?:email\/verify|password\/reset|password)\/)?(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The app's page of another server's topic, ntfy's /{server}/{topic} (/ntfy.sh/alerts): the
   // server segment has a dot or a colon, which no topic and no other route's first segment has;
   // and the files that page asks for relative to it. `[^/.:]*` up to the first dot or colon
@@ -194,6 +199,10 @@ export const routes: readonly Route[] = [
   { methods: ['DELETE'], pattern: /^\/v1\/groups$/, handle: adminGroups.removeGroup },
   { methods: ['PUT'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.addMember },
   { methods: ['DELETE'], pattern: /^\/v1\/groups\/members$/, handle: adminGroups.removeMember },
+  { methods: ['GET'], pattern: /^\/v1\/tiers$/, handle: adminTiers.listTiers },
+  { methods: ['POST'], pattern: /^\/v1\/tiers$/, handle: adminTiers.addTier },
+  { methods: ['PUT'], pattern: /^\/v1\/tiers$/, handle: adminTiers.changeTier },
+  { methods: ['DELETE'], pattern: /^\/v1\/tiers$/, handle: adminTiers.removeTier },
   { methods: ['POST'], pattern: /^\/v1\/webpush$/, handle: updateWebPush },
   { methods: ['DELETE'], pattern: /^\/v1\/webpush$/, handle: deleteWebPush },
   { methods: ['GET'], pattern: /^\/v1\/monitors$/, handle: monitors.listMonitors },

@@ -82,6 +82,7 @@ describe('admin API — group grants on /v1/users/access', () => {
     await call('POST', '/v1/groups', admin, { name: 'readers' });
     await call('PUT', '/v1/groups/members', admin, { group: 'readers', username: 'mia' });
     assert.deepEqual(await call('PUT', '/v1/users/access', admin, { group: 'readers', topic: 'alerts*', permission: 'ro' }), ok);
+    assert.deepEqual((await call('GET', '/v1/groups', admin))[1], { groups: [{ name: 'readers', members: ['mia'], grants: [{ topic: 'alerts*', permission: 'read-only' }] }] });
     const poll = (user: string, topic = 'alerts-1'): Promise<number> => fetch(`${s.url}/${topic}/json?poll=1`, { headers: { authorization: basic(user) } }).then((r) => r.status);
     assert.equal(await poll('mia'), 200);
     assert.equal(await poll('phil'), 403);
@@ -89,6 +90,7 @@ describe('admin API — group grants on /v1/users/access', () => {
     assert.equal(await poll('mia'), 403);
     assert.deepEqual(await call('PUT', '/v1/users/access', admin, { group: 'authenticated', topic: 'all-users', permission: 'rw' }), ok);
     assert.equal(await poll('phil', 'all-users'), 200, 'every logged-in user');
+    assert.deepEqual((await call('GET', '/v1/groups', admin))[1], { groups: [{ name: 'readers', members: ['mia'] }], authenticated: { grants: [{ topic: 'all-users', permission: 'read-write' }] } });
   });
 
   it('answers a missing or bad group, or both a user and a group, with 400', async () => {

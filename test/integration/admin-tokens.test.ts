@@ -44,6 +44,15 @@ describe('admin API — any user\'s tokens', () => {
     assert.deepEqual((await call('GET', '/v1/users/tokens?username=phil', admin))[1], { tokens: [{ token: provisioned, label: 'ci' }] });
   });
 
+  it('lists a scoped token with its scopes', async () => {
+    const scopes = [{ topic: 'deploys', permission: 'write-only' }];
+    const [, made] = await call('POST', '/v1/account/token', basic('phil'), { label: 'ci-deploy', scopes });
+    const listed = ((await call('GET', '/v1/users/tokens?username=phil', admin))[1].tokens as Json[]).find((t) => t.token === made.token);
+    assert.deepEqual(listed?.scopes, scopes);
+    assert.equal(listed?.label, 'ci-deploy');
+    assert.deepEqual(await call('DELETE', '/v1/users/tokens', admin, { username: 'phil', token: made.token }), [200, { success: true }]);
+  });
+
   it('answers bad input with ntfy-style rows', async () => {
     assert.deepEqual(await code(call('GET', '/v1/users/tokens', admin)), [400, 40031]);
     assert.deepEqual(await code(call('GET', '/v1/users/tokens?username=ghost', admin)), [400, 40031]);

@@ -74,7 +74,7 @@ describe('auth-groups', () => {
     assert.deepEqual(await publish(server, 'ben'), [200, 'v1.2']);
     assert.deepEqual(await publish(server, 'phil'), [200, 'v1.2']);
     assert.deepEqual(await statusAndCode(apiCall(server.url, 'GET', '/v1/groups', basic('root'))), [200, {
-      groups: [{ name: 'deployers', members: ['ben', 'phil'], provisioned: true }, { name: 'qa', members: [], provisioned: true }],
+      groups: [{ name: 'deployers', members: ['ben', 'phil'], grants: [{ topic: 'deploys', permission: 'read-write' }], provisioned: true }, { name: 'qa', members: [], provisioned: true }],
     }]);
   });
 });

@@ -8,7 +8,7 @@ import type { Message } from '../../src/model/message.js';
 /**
  * The HTML mail as a mail client's engine lays it out: Chromium (Debian's `chromium`, which
  * .ci/run installs), driven by playwright-core. `MAIL_SCREENSHOT=docs/email.png` also
- * saves the desktop rendering (the README's picture).
+ * saves the desktop rendering (the picture in docs/email-and-calls.md).
  */
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

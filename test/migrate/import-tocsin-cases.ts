@@ -25,7 +25,9 @@ const scheduledIn = 20;
 export const sourceSummary = [
   'users                   3 read, 3 added',
   'tiers                   1 read, 1 added',
-  'access entries          3 read, 2 added, 1 provisioned (server.yml makes them at the start)',
+  'groups                  2 read, 2 added',
+  'group members           3 read, 1 added, 1 provisioned (server.yml makes them at the start), 1 from a proxy header or single sign-on (made again at the next sign-in)',
+  'access entries          5 read, 4 added, 1 provisioned (server.yml makes them at the start)',
   'reservations            1 read, 1 added',
   'tokens                  2 read, 1 added, 1 provisioned (server.yml makes them at the start)',
   'phone numbers           1 read, 1 added',
@@ -78,7 +80,9 @@ export function describeImportTocsinInto(name: string, target: ImportTarget): vo
       assert.deepEqual(second.lines(false), [
         'users                   3 read, 0 added, 3 already there',
         'tiers                   1 read, 0 added, 1 already there',
-        'access entries          3 read, 0 added, 1 provisioned (server.yml makes them at the start), 2 already there',
+        'groups                  2 read, 0 added, 2 already there',
+        'group members           3 read, 0 added, 1 provisioned (server.yml makes them at the start), 1 from a proxy header or single sign-on (made again at the next sign-in), 1 already there',
+        'access entries          5 read, 0 added, 1 provisioned (server.yml makes them at the start), 4 already there',
         'reservations            1 read, 0 added, 1 already there',
         'tokens                  2 read, 0 added, 1 provisioned (server.yml makes them at the start), 1 already there',
         'phone numbers           1 read, 0 added, 1 already there',
@@ -110,7 +114,7 @@ export function describeImportTocsinInto(name: string, target: ImportTarget): vo
       assert.equal((await live.nextJson()).id, fresh.id);
     });
 
-    it('accounts — users, tier, tokens, entries, phone number as kept; old password and token log in; provisioning made again', async () => {
+    it('accounts — users, tier, tokens, entries, groups, phone number as kept; old password and token log in; provisioning made again', async () => {
       // Read before any login: a login by token updates its last use.
       const auth = s.server.context.access!.store;
       assert.deepEqual(await auth.tokens('ben'), source.held.benTokens, 'label, expiry and last use');
@@ -126,6 +130,12 @@ export function describeImportTocsinInto(name: string, target: ImportTarget): vo
         { topic: 'backups', permission: { read: true, write: true } },
       ]);
       assert.equal((await auth.user('ops'))?.provisioned, true, "the target's server.yml provisioned the imported user again");
+      assert.deepEqual(await auth.groups(), [
+        { name: 'oncall', members: ['ops'], provisioned: true },
+        { name: 'ops-team', members: ['ben'], provisioned: false },
+      ], "the CLI's group with its member, the provisioned one made so again; the proxy's membership left to the proxy");
+      assert.deepEqual(await auth.grants('*ops-team'), [{ topic: 'deploys', permission: { read: true, write: true } }]);
+      assert.deepEqual(await auth.grants('*oncall'), [{ topic: 'pager-*', permission: { read: true, write: false } }], "the CLI's entry for a provisioned group");
 
       const [byPassword, byToken] = await Promise.all([ben, `Bearer ${source.benToken}`].map((a) => fetch(`${s.url}/v1/account`, { headers: { Authorization: a } })));
       assert.deepEqual([byPassword?.status, byToken?.status], [200, 200]);

@@ -20,8 +20,8 @@ import { basic } from './ntfy-fixtures.js';
  * process) the way its users do: accounts, a token, a reservation and settings through
  * the account API, messages (one scheduled, one with an uploaded file) through publish,
  * and what has no API without outside services (a tier, a phone number, a browser's push
- * subscription) through the server's own stores. The server keeps a provisioned user,
- * entry and token from its settings. After it stopped, one message that expired is added
+ * subscription, groups and a proxy's group membership) through the server's own stores.
+ * The server keeps a provisioned user, entry, token and group from its settings. After it stopped, one message that expired is added
  * through the embedded store.
  */
 export interface TocsinSource {
@@ -66,6 +66,7 @@ export const sharedSettings: RawValues = {
   'auth-users': [`ops:${hash('ops-pass')}:user`],
   'auth-access': ['ops:ops-*:rw'],
   'auth-tokens': [`ops:${opsToken}:deploy`],
+  'auth-groups': ['oncall:ops'],
 };
 
 type Files = TocsinSource['files'];
@@ -101,6 +102,12 @@ export async function makeTocsinSource(files: Files, scheduledIn: number): Promi
     await auth.allowAccess('*', 'announcements', { read: true, write: false });
     await auth.allowAccess('ben', 'backups', { read: true, write: true });
     await auth.addPhoneNumber('ben', '+15551234567');
+    // A group of the CLI's, with a member and an entry; an entry of the CLI's for the provisioned group; a proxy's membership.
+    await auth.addGroup('ops-team');
+    await auth.addMember('ops-team', 'ben');
+    await auth.allowAccess('*ops-team', 'deploys', { read: true, write: true });
+    await auth.allowAccess('*oncall', 'pager-*', { read: true, write: false });
+    await auth.syncMemberships('phil', ['ops-team']);
     await s.server.context.webPush!.store.upsert({
       endpoint: 'https://fcm.googleapis.com/fcm/send/ben-laptop', auth: 'YWJjZGVmZ2hpamtsbW5vcA', p256dh: 'BAxoE6e2', userId: 'ben', subscriberIp: '127.0.0.1', topics: ['weather'],
     }, nowSeconds());

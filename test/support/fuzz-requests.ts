@@ -24,7 +24,7 @@ const path = fc.oneof(
   fc.tuple(manyTopics, fc.constantFrom('/json', '/sse', '/raw', '/ws', '/auth')).map(([ts, s]) => `/${ts}${s}`),
   fc.tuple(topic, fc.constantFrom('', '/json', '/sse', '/raw', '/ws', '/auth', '/publish', '/send', '/trigger', '/seq1', '/seq1/clear', '/seq1/read')).map(([t, s]) => `/${t}${s}`),
   fc.tuple(fc.array(topic, { minLength: 1, maxLength: 4 }), fc.constantFrom('/json', '/sse', '/raw', '/ws')).map(([ts, s]) => `/${ts.join(',')}${s}`),
-  fc.constantFrom('/', '/v1/health', '/v1/config', '/config.js', '/v1/stats', '/v1/account', '/v1/account/token', '/v1/account/password', '/v1/account/settings', '/v1/account/subscription', '/v1/account/reservation', '/v1/account/reservation/t', '/v1/users', '/v1/users/access', '/file/abc', '/file/abc.txt', '/file/', '//', '/%00', '/static/x', '/metrics', '/_matrix/push/v1/notify', '/v1/webpush', '/v1/receipts/abcdefABCDEF', '/v1/receipts/x', '/v1/receipts/%2e%2e', '/t/abcdefABCDEF/ack', '/t/x/ack', '/t/%00/ack'),
+  fc.constantFrom('/', '/v1/health', '/v1/config', '/config.js', '/v1/stats', '/v1/account', '/v1/account/token', '/v1/account/password', '/v1/account/settings', '/v1/account/subscription', '/v1/account/reservation', '/v1/account/reservation/t', '/v1/users', '/v1/users/access', '/v1/tiers', '/account/admin', '/file/abc', '/file/abc.txt', '/file/', '//', '/%00', '/static/x', '/metrics', '/_matrix/push/v1/notify', '/v1/webpush', '/v1/receipts/abcdefABCDEF', '/v1/receipts/x', '/v1/receipts/%2e%2e', '/t/abcdefABCDEF/ack', '/t/x/ack', '/t/%00/ack'),
   junk.map((j) => `/${j}`),
 );
 

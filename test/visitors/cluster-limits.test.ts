@@ -132,7 +132,7 @@ describe('cluster-wide visitor limits (spend ledger on FerretDB)', { skip: ferre
     assert.equal(b.limits.elsewhere(a.visitor().key), 1);
   });
 
-  it('holds a visitor hammering three nodes near one allowance (the overshoot the README states)', async () => {
+  it('holds a visitor hammering three nodes near one allowance (the overshoot the docs state)', async () => {
     const nodes = await startNodes(3, { 'visitor-request-limit-burst': 20, 'visitor-request-limit-replenish': '100ms' });
     for (const node of nodes) node.limits.start();
     const started = Date.now();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiCall, basic } from '../support/account-api.js';
 import { violations } from '../support/axe.js';
 import { freshContext, launchBrowser, logInAs, noChromium, openTopic as openTopicAt } from '../support/browser.js';
 import { publish } from '../support/clients.js';
@@ -10,7 +11,7 @@ import { adminPassword, startWebServer } from '../support/web-server.js';
 /**
  * The web app's accessibility (issue 40, WCAG 2.2 AA) in Chromium against a real Tocsin: the
  * publish dialog as a keyboard modal, aria-current, announced messages, tap targets on a
- * phone, and axe-core on every page in both themes.
+ * phone, and axe-core on every page (the admin pages too) in both themes.
  */
 
 let s: TestServer;
@@ -20,6 +21,16 @@ before(async () => {
   if (noChromium) return;
   // axe_closed: a protected topic, for the page's login prompt.
   [s, browser] = await Promise.all([startWebServer(dir, { 'auth-access': ['*:axe_closed:deny'] }), launchBrowser()]);
+  // The admin pages with a row in each table: a user on a tier with a token, a group with a member and a grant.
+  const admin = basic('admin', adminPassword);
+  for (const [method, path, body] of [
+    ['POST', '/v1/tiers', { code: 'axe_tier', name: 'Axe' }],
+    ['POST', '/v1/users', { username: 'axe_user', password: 'secret', tier: 'axe_tier' }],
+    ['POST', '/v1/groups', { name: 'axe_group' }],
+    ['PUT', '/v1/groups/members', { group: 'axe_group', username: 'axe_user' }],
+    ['PUT', '/v1/users/access', { group: 'axe_group', topic: 'axe*', permission: 'ro' }],
+  ] as const) assert.equal((await apiCall(s.url, method, path, admin, body))[0], 200, path);
+  assert.equal((await apiCall(s.url, 'POST', '/v1/account/token', basic('axe_user'), { label: 'axe' }))[0], 200);
 });
 after(() => Promise.all([s?.server.close(), browser?.close()]));
 
@@ -83,7 +94,7 @@ describe('web app accessibility in Chromium (issue 40)', { skip: noChromium }, (
   it('gives every control and navigation link a 44 px tap target at phone width', async () => {
     const context = await freshContext(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await logInAs(context, s.url, 'admin', adminPassword);
-    const pages = [`${s.url}/`, `${s.url}/settings`, `${s.url}/account`];
+    const pages = [`${s.url}/`, `${s.url}/settings`, `${s.url}/account`, `${s.url}/account/admin`];
     for (const url of pages) {
       await page.goto(url);
       await page.locator('main h2').first().waitFor();
@@ -126,6 +137,10 @@ describe('web app accessibility in Chromium (issue 40)', { skip: noChromium }, (
       found['protected topic'] = await violations(page);
       const account = await logInAs(context, s.url, 'admin', adminPassword);
       found['/account'] = await violations(account);
+      await account.getByRole('link', { name: 'Admin', exact: true }).click();
+      await account.getByRole('region', { name: 'Tokens of a user' }).getByLabel('User').selectOption('axe_user');
+      await account.getByRole('button', { name: 'Revoke token axe' }).waitFor();
+      found['/account/admin'] = await violations(account);
       assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, []])));
       await context.close();
     });

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, noChromium, waitInPage } from '../support/browser.js';
-import { LineStream, SseStream, WsStream, publish } from '../support/clients.js';
+import { LineStream, SseStream, WsStream } from '../support/clients.js';
+import { steadyLoad } from '../support/sample-messages.js';
 import { tempDir, type TestServer } from '../support/server.js';
 import { adminPassword, startWebServer } from '../support/web-server.js';
 
 /**
  * The live dashboard in Chromium against a real Tocsin under a small load: an admin logs
- * in, and the page's figures and charts follow the server second by second.
- * `WEB_SCREENSHOTS=docs/screenshots` also saves the picture the README shows.
+ * in, and the page's figures and charts follow the server second by second
+ * (bench/screenshots.ts draws the docs' picture of it).
  */
 
-const screenshots = process.env.WEB_SCREENSHOTS;
 let s: TestServer;
 let browser: Browser;
 const dir = tempDir();
@@ -23,17 +21,6 @@ before(async () => {
   [s, browser] = await Promise.all([startWebServer(dir, { 'enable-dashboard': true }), launchBrowser()]);
 });
 after(() => Promise.all([s?.server.close(), browser?.close()]));
-
-/** Publishes to `topics` in turn, `perSecond` messages a second, with plain HTTP, until stopped. */
-function load(topics: string[], perSecond: number): { stop(): void; sent: () => number } {
-  let sent = 0;
-  const timer = setInterval(() => {
-    const topic = topics[sent % topics.length] as string;
-    sent++;
-    void publish(`${s.url}/${topic}`, `load ${sent}`, { Title: 'Load', Tags: 'chart_with_upwards_trend' });
-  }, 1000 / perSecond);
-  return { stop: () => clearInterval(timer), sent: () => sent };
-}
 
 async function openDashboard(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 640 }, colorScheme });
@@ -75,7 +62,7 @@ describe('dashboard in Chromium — under a small load', { skip: noChromium }, (
       new SseStream(`${s.url}/deploys/sse`),
       ...[1, 2, 3].map(() => new WsStream(`${s.url}/deploys/ws`)),
     ];
-    const publisher = load(['deploys', 'deploys', 'builds'], 5);
+    const publisher = steadyLoad(s.url, ['deploys', 'deploys', 'builds'], 5);
     after(() => {
       publisher.stop();
       subscribers.forEach((c) => c.close());
@@ -104,12 +91,6 @@ describe('dashboard in Chromium — under a small load', { skip: noChromium }, (
     const cached = Number((await page.getByRole('group', { name: 'Cache size' }).locator('.tile-note').textContent())?.split(' ')[0]);
     assert.ok(cached > 0 && cached <= publisher.sent(), `the cache holds ${cached} of the ${publisher.sent()} messages sent`);
     assert.equal(await page.evaluate('getComputedStyle(document.body.parentElement).backgroundColor'), 'rgb(18, 20, 23)', 'dark, as the app');
-
-    if (screenshots) {
-      mkdirSync(screenshots, { recursive: true });
-      await until(page, `document.querySelector('.chart').dataset.points >= 30`, 45_000); // half a minute of history
-      await page.screenshot({ path: join(screenshots, 'dashboard.png') });
-    }
     await page.close();
   });
 });

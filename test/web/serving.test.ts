@@ -69,8 +69,17 @@ describe('web app — pages for browsers, JSON for everyone else', () => {
     }
   });
 
+  it('serves the app at /account/admin, its relative files below /account/ (the admin pages, issue 38)', async () => {
+    const page = await get(s.url, '/account/admin', browser);
+    assert.deepEqual([page.status, page.body], [200, builtIndex]);
+    const script = /src="\.\/(static\/[^"]+\.js)"/.exec(builtIndex.toString())?.[1] as string;
+    assert.equal((await get(s.url, `/account/${script}`)).status, 200, script);
+    assert.match((await get(s.url, '/account/config.js')).body.toString(), /app_root/);
+    assert.equal((await get(s.url, '/account/static/nothing.js')).status, 404);
+  });
+
   it('keeps a non-browser GET as it was: 404 JSON, and UnifiedPush discovery on /{topic}', async () => {
-    for (const path of ['/', '/mytopic', '/dashboard', '/ntfy.sh/alerts']) {
+    for (const path of ['/', '/mytopic', '/dashboard', '/account/admin', '/ntfy.sh/alerts']) {
       const reply = await get(s.url, path, { Accept: '*/*' });
       assert.equal(reply.status, 404, path);
       assert.equal(JSON.parse(reply.body.toString()).code, 40401);

@@ -8,7 +8,7 @@ import { UnknownSchema } from './unknown-schema.js';
 
 /**
  * Everything of an ntfy user.db the import carries over; phone numbers are not read (see
- * the README). Accounts deleted on ntfy, waiting there for their final removal, are left out.
+ * docs/operations.md, Moving from ntfy). Accounts deleted on ntfy, waiting there for their final removal, are left out.
  */
 export interface NtfyAuth extends AuthRecords {
   version: number;
@@ -69,7 +69,7 @@ function readVersion1(db: Database.Database): NtfyAuth {
     user: a.user,
     grant: { topic: topicOf(a.topic, 1), permission: permissionOf(a) },
   }));
-  return { version: 1, tiers: [], users, grants, reservations: [], tokens: [], phoneNumbers: [], leftOut: [], userNames: new Map() };
+  return { version: 1, tiers: [], users, grants, reservations: [], groups: [], memberships: [], tokens: [], phoneNumbers: [], leftOut: [], userNames: new Map() };
 }
 
 interface TierRow {
@@ -130,7 +130,7 @@ function readVersion2Up(db: Database.Database, version: number): NtfyAuth {
     return user === undefined ? [] : [{ user, token: { token: t.token, label: t.label, expires: t.expires, lastAccess: t.last_access, lastOrigin: t.last_origin } }];
   });
   const leftOut = [{ kind: 'users', why: 'deleted accounts', count: rows.length - live.length }];
-  return { version, tiers: tierRows.map(toTier), users, grants, reservations, tokens, phoneNumbers: [], leftOut, userNames: names };
+  return { version, tiers: tierRows.map(toTier), users, grants, reservations, groups: [], memberships: [], tokens, phoneNumbers: [], leftOut, userNames: names };
 }
 
 function toTier(t: TierRow): Tier {

@@ -3,6 +3,7 @@ import type { Prefs } from '../../model/account.js';
 import { withScopes } from '../../model/token-scope.js';
 import { authSchemaVersion } from '../../store/sqlite/auth/schema.js';
 import { toTier, type TierRow } from '../../store/tier-row.js';
+import type { MembershipSource } from '../../store/auth-store.js';
 import type { AuthRecords } from '../write-auth.js';
 import { checkVersion, openSource } from './source-file.js';
 
@@ -34,6 +35,12 @@ interface TokenRow {
   last_origin: string;
   provisioned: number;
   scopes: string | null;
+}
+
+interface MemberRow {
+  group: string;
+  user: string;
+  source: MembershipSource;
 }
 
 const provisioned = 'provisioned (server.yml makes them at the start)';
@@ -78,6 +85,14 @@ export function readTocsinAuth(file: string): AuthRecords {
     const tokens = tokenRows.filter((t) => t.provisioned === 0).map((t) => ({
       user: t.user, token: withScopes({ token: t.token, label: t.label, expires: t.expires, lastAccess: t.last_access, lastOrigin: t.last_origin, scopes: t.scopes }),
     }));
+    // Named groups came with version 5. A provisioned group comes as a plain one: its
+    // entries made through the CLI or the API need it, and the target's server.yml makes it
+    // provisioned again at its start (as a provisioned user). Only the memberships the CLI or
+    // the API made come: server.yml makes its own again, and a proxy's or a single sign-on's
+    // follow the identity at its next request or sign-in; as manual ones they never would.
+    const groups = hasTable('groups') ? (db.prepare('SELECT name FROM groups ORDER BY name').pluck().all() as string[]) : [];
+    const members = hasTable('group_members') ? (db.prepare('SELECT grp AS "group", user, source FROM group_members ORDER BY grp, user').all() as MemberRow[]) : [];
+    const memberships = members.filter((m) => m.source === 'manual').map(({ group, user }) => ({ group, user }));
     // Phone numbers came with the auth-file's schema version 2.
     const phoneNumbers = hasTable('phones') ? (db.prepare('SELECT user, number FROM phones ORDER BY user, number').all() as { user: string; number: string }[]) : [];
     return {
@@ -85,11 +100,15 @@ export function readTocsinAuth(file: string): AuthRecords {
       users,
       grants,
       reservations,
+      groups,
+      memberships,
       tokens,
       phoneNumbers,
       leftOut: [
         { kind: 'access entries', why: provisioned, count: access.filter((a) => a.provisioned === 1).length },
         { kind: 'tokens', why: provisioned, count: tokenRows.length - tokens.length },
+        { kind: 'group members', why: provisioned, count: members.filter((m) => m.source === 'provisioned').length },
+        { kind: 'group members', why: 'from a proxy header or single sign-on (made again at the next sign-in)', count: members.filter((m) => m.source === 'header').length },
       ],
     };
   } finally {

@@ -27,7 +27,7 @@ import { collection as concerned } from './concerns.js';
 /**
  * Agenda's JobRepository on MongoDB, for several nodes sharing one database: every due
  * job runs on exactly one of them. Agenda's own MongoDB backend locks a job with one
- * findOneAndUpdate, atomic on MongoDB but not on FerretDB 1.24 (see the README: two nodes
+ * findOneAndUpdate, atomic on MongoDB but not on FerretDB 1.24 (see docs/architecture.md: two nodes
  * ran the same jobs many times over); this one builds every lock on what both keep
  * atomic, the insert of a unique `_id`.
  *

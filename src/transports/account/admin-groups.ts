@@ -1,6 +1,6 @@
-import { groupNameError, usernamePattern } from '../../model/access.js';
+import { authenticated, groupHolder, groupNameError, permissionName, usernamePattern } from '../../model/access.js';
 import { errors } from '../../model/errors.js';
-import { AlreadyExists, NotFound, Provisioned } from '../../store/auth-store.js';
+import { AlreadyExists, NotFound, Provisioned, type AuthStore } from '../../store/auth-store.js';
 import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
@@ -18,15 +18,29 @@ const success = { success: true };
 /** At most this many groups in one answer; `offset` pages on, so one request's answer stays bounded. */
 export const groupPageSize = 200;
 
-/** GET /v1/groups?offset=N: groups by name with their members, and `next` when more follow. */
+/**
+ * GET /v1/groups?offset=N: groups by name with their members and access entries, and `next`
+ * when more follow; `authenticated` holds the entries of every logged-in user's group, when it has any.
+ */
 export async function listGroups(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   await requireAdmin(ctx, req);
   const raw = req.query.get('offset') ?? '0';
   if (!/^\d{1,9}$/.test(raw)) throw errors.badRequest.wrap('offset must be a whole number');
   const offset = Number(raw);
-  const all = await accounts(ctx).store.groups();
-  const page = all.slice(offset, offset + groupPageSize).map((g) => ({ name: g.name, members: g.members, ...(g.provisioned && { provisioned: true }) }));
-  ex.json({ groups: page, ...(offset + groupPageSize < all.length && { next: offset + groupPageSize }) });
+  const store = accounts(ctx).store;
+  const all = await store.groups();
+  const page = [];
+  for (const g of all.slice(offset, offset + groupPageSize)) {
+    page.push({ name: g.name, members: g.members, ...(await grantsJson(store, groupHolder(g.name))), ...(g.provisioned && { provisioned: true }) });
+  }
+  const everyUser = await grantsJson(store, authenticated);
+  ex.json({ groups: page, ...(offset + groupPageSize < all.length && { next: offset + groupPageSize }), ...(everyUser.grants && { authenticated: everyUser }) });
+}
+
+/** `{grants}` of a user or group as the admin API lists them (ntfy's permission words), or `{}` for none. */
+export async function grantsJson(store: AuthStore, holder: string): Promise<{ grants?: { topic: string; permission: string }[] }> {
+  const grants = (await store.grants(holder)).map((g) => ({ topic: g.topic, permission: permissionName(g.permission) }));
+  return grants.length > 0 ? { grants } : {};
 }
 
 /** POST /v1/groups {"name"}: a new, empty group. */

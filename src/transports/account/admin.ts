@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { authenticated, bcryptCost, everyone, groupHolder, parsePermission, permissionName, topicPatternPattern, usernamePattern } from '../../model/access.js';
+import { authenticated, bcryptCost, everyone, groupHolder, isRole, parsePermission, roleRule, topicPatternPattern, usernamePattern, type Role, type User } from '../../model/access.js';
 import { readBuildInfo, type BuildInfo } from '../../build-info.js';
 import { errors } from '../../model/errors.js';
 import type { AuthStore } from '../../store/auth-store.js';
@@ -7,7 +7,7 @@ import type { ServerContext } from '../context.js';
 import { readJson } from '../http/body.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
-import { checkedGroup } from './admin-groups.js';
+import { checkedGroup, grantsJson } from './admin-groups.js';
 import { accounts, requireAdmin, text, unlessProvisioned } from './session.js';
 
 const success = { success: true };
@@ -30,10 +30,7 @@ export async function listUsers(ctx: ServerContext, ex: Exchange, req: RequestIn
   const store = accounts(ctx).store;
   const users: { name: string; role: string; tier?: { code: string } }[] = [...(await store.users()), anonymous];
   const listed = [];
-  for (const u of users) {
-    const grants = (await store.grants(u.name)).map((g) => ({ topic: g.topic, permission: permissionName(g.permission) }));
-    listed.push({ username: u.name, role: u.role, ...(u.tier && { tier: u.tier.code }), ...(grants.length > 0 && { grants }) });
-  }
+  for (const u of users) listed.push({ username: u.name, role: u.role, ...(u.tier && { tier: u.tier.code }), ...(await grantsJson(store, u.name)) });
   ex.json(listed);
 }
 
@@ -55,24 +52,47 @@ export async function addUser(ctx: ServerContext, ex: Exchange, req: RequestInfo
   ex.json(success);
 }
 
-/** PUT /v1/users: change a regular user's password or tier, or add them if missing. */
+/**
+ * PUT /v1/users: change a regular user's password or tier, or add them if missing (ntfy's).
+ * Tocsin's own (issue 38): `"tier": null` takes the tier away (`tocsin user change-tier USER -`;
+ * ntfy reads "" and null as "unchanged"), and `"role"` makes an existing user admin or user
+ * (`tocsin user change-role`), which ntfy's API cannot. Adding a user takes a password.
+ */
 export async function updateUser(ctx: ServerContext, ex: Exchange, req: RequestInfo): Promise<void> {
   const body = readJson(ex);
-  await requireAdmin(ctx, req);
+  const caller = await requireAdmin(ctx, req);
   const fields = await body;
   const username = text(fields, 'username');
   const tier = text(fields, 'tier');
+  const dropTier = fields.tier === null;
+  const role = roleOf(text(fields, 'role'));
   const hasPassword = text(fields, 'password') !== '' || text(fields, 'hash') !== '';
   if (!usernamePattern.test(username)) throw errors.badRequest.wrap('username invalid');
-  if (!hasPassword && tier === '') throw errors.badRequest.wrap('need to provide at least one of "password", "password_hash" or "tier"');
+  if (!hasPassword && tier === '' && !dropTier && !role) throw errors.badRequest.wrap('need to provide at least one of "password", "password_hash", "tier" or "role"');
   const store = accounts(ctx).store;
   if (tier && !(await store.tier(tier))) throw errors.tierInvalid;
   const existing = await store.user(username);
-  if (existing?.role === 'admin') throw errors.forbidden;
+  // As ntfy: an admin's password and tier are the CLI's business; their role is changed here.
+  if (existing?.role === 'admin' && (hasPassword || tier !== '' || dropTier)) throw errors.forbidden;
+  if (role) await unlessProvisioned(store.changeRole(await roleChangeable(store, caller, existing, role), role));
+  // ntfy adds one with an empty password here, whom anyone could then log in as.
+  if (!existing && !hasPassword) throw errors.badRequest.wrap('password or password_hash is required to add a user');
   if (!existing) await store.addUser(username, await passwordHash(fields), 'user');
   else if (hasPassword) await unlessProvisioned(store.changePassword(username, await passwordHash(fields)));
-  if (tier) await store.changeTier(username, tier);
+  if (tier !== '' || dropTier) await store.changeTier(username, tier || undefined);
   ex.json(success);
+}
+
+/**
+ * Whose role a PUT may change: an existing user, never the caller (an admin who demoted
+ * themself would lock themself out) nor the last admin. ntfy's `user change-role` refuses
+ * neither, but it runs on the server's own machine, where an admin can always be made again.
+ */
+async function roleChangeable(store: AuthStore, caller: User, user: User | undefined, role: Role): Promise<string> {
+  if (!user) throw errors.userNotFound;
+  if (user.role === 'admin' && role === 'user' && (await store.users()).filter((u) => u.role === 'admin').length === 1) throw errors.forbidden.wrap('cannot demote the last admin');
+  if (user.name === caller.name) throw errors.forbidden.wrap('cannot change your own role');
+  return user.name;
 }
 
 /** DELETE /v1/users: removes a regular user; admins are removed with the CLI only. */
@@ -111,6 +131,13 @@ export async function resetAccess(ctx: ServerContext, ex: Exchange, req: Request
   const store = accounts(ctx).store;
   await store.resetAccess(await entriesHolder(store, fields), text(fields, 'topic') || undefined);
   ex.json(success);
+}
+
+/** The body's `role`, undefined when absent; 40000 for a word `tocsin user change-role` would refuse. */
+function roleOf(word: string): Role | undefined {
+  if (word === '') return undefined;
+  if (!isRole(word)) throw errors.badRequest.wrap(roleRule);
+  return word;
 }
 
 /** ntfy keeps everyone as a user row named `*`: the admin API finds it like any user. */

@@ -1,6 +1,7 @@
 import { HttpError, errors } from '../../model/errors.js';
 import { AttachmentsUnavailableError } from '../../store/attachment-store.js';
 import { StoreUnavailableError, StoreWriteError } from '../../store/write-error.js';
+import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { HttpResponse } from './uws.js';
 
@@ -24,8 +25,9 @@ const statusText: Record<number, string> = {
   507: '507 Insufficient Storage',
 };
 
+/** The status line's code and reason phrase, the table's or Node's: a bare `HTTP/1.1 301` lacks the space RFC 9112's status line requires. */
 function status(code: number): string {
-  return statusText[code] ?? String(code);
+  return statusText[code] ?? `${code} ${STATUS_CODES[code] ?? ''}`.trimEnd();
 }
 
 /**

@@ -2,6 +2,7 @@ import { errors } from '../../model/errors.js';
 import type { ServerContext } from '../context.js';
 import type { RequestInfo } from '../http/request.js';
 import type { Exchange } from '../http/respond.js';
+import type { DocsFile } from './docs-site.js';
 import { pagePolicy } from './page-policy.js';
 import { serveWebFile } from './serve-file.js';
 
@@ -34,4 +35,23 @@ export function serveStaticAt(ctx: ServerContext, ex: Exchange, req: RequestInfo
   const file = ctx.web?.file(path);
   if (!file) throw errors.notFound;
   serveWebFile(ex, req, file);
+}
+
+/**
+ * GET /docs and /docs/…: the docs site (docs-site.ts). `/docs` is sent on to `/docs/` by a
+ * relative Location, as ntfy's file server does, so it stays below a path prefix. A page the
+ * site lacks is 404: VitePress's page to a browser, ntfy's error to anyone else.
+ */
+export function serveDocs(ctx: ServerContext, ex: Exchange, req: RequestInfo, [rest]: string[]): void {
+  const docs = ctx.docs;
+  if (!docs) throw errors.notFound;
+  if (rest === undefined) return ex.send(301, '', 'text/plain', [['Location', 'docs/']]);
+  const found = docs.find(rest);
+  if (found) return serveDocsFile(ex, req, found);
+  if (!docs.notFound || !isBrowser(req)) throw errors.notFound;
+  serveDocsFile(ex, req, docs.notFound, 404);
+}
+
+function serveDocsFile(ex: Exchange, req: RequestInfo, { file, policy }: DocsFile, status?: number): void {
+  serveWebFile(ex, req, file, policy ? [['Content-Security-Policy', policy]] : [], status);
 }

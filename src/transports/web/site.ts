@@ -44,12 +44,7 @@ export class WebSite {
   ) {}
 
   static load(dir: string, ownBuild = false): WebSite {
-    const files = new Map<string, WebFile>();
-    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || compressedForm.test(entry.name)) continue;
-      const path = join(entry.parentPath, entry.name);
-      files.set(`/${relative(dir, path).split(sep).join('/')}`, readWebFile(path));
-    }
+    const files = readBuild(dir);
     const app = files.get('/index.html') ?? files.get('/app.html');
     if (!app) throw new ConfigError(`web-root ${dir} holds neither index.html nor app.html`);
     return new WebSite(files, app, files.get('/dashboard.html'), ownBuild);
@@ -61,13 +56,24 @@ export class WebSite {
   }
 }
 
-function readWebFile(path: string): WebFile {
-  const body = readFileSync(path);
-  const sibling = (suffix: string): Buffer | undefined => (existsSync(path + suffix) ? readFileSync(path + suffix) : undefined);
+/** Every file of a build by its URL path below the build (`/static/app.js`), its compressed forms beside it. */
+export function readBuild(dir: string): Map<string, WebFile> {
+  const files = new Map<string, WebFile>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || compressedForm.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const sibling = (suffix: string): Buffer | undefined => (existsSync(path + suffix) ? readFileSync(path + suffix) : undefined);
+    files.set(`/${relative(dir, path).split(sep).join('/')}`, webFile(path, readFileSync(path), sibling('.gz'), sibling('.br')));
+  }
+  return files;
+}
+
+/** A file of a build as served: its type from the name, its ETag from the bytes. */
+export function webFile(path: string, body: Buffer, gzip: Buffer | undefined, br: Buffer | undefined): WebFile {
   return {
     body,
-    gzip: sibling('.gz'),
-    br: sibling('.br'),
+    gzip,
+    br,
     type: mime.contentType(extname(path)) || 'application/octet-stream',
     etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     immutable: hashedName.test(path),

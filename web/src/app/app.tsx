@@ -13,6 +13,7 @@ import { settings } from '../lib/settings.js';
 import { connectSubscriptions, routeKey, subscriptions, unreadCount } from '../lib/subscriptions.js';
 import { startWebPush } from '../lib/web-push.js';
 import { AccountPage } from '../components/account/AccountPage.js';
+import { AdminRoute } from '../components/AdminRoute.js';
 import { Link } from '../components/Link.js';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from '../components/LinkPages.js';
 import { LoginPage } from '../components/LoginPage.js';
@@ -87,6 +88,7 @@ export function App() {
         {shown === 'settings' && <SettingsPage />}
         {shown === 'settings' && <ServersSection />}
         {shown === 'account' && <AccountPage />}
+        {shown === 'admin' && <AdminRoute />}
         {(shown === 'login' || shown === 'signup') && <LoginPage signup={shown === 'signup'} />}
         {shown === 'forgot-password' && <ForgotPasswordPage />}
         {current.page === 'verify-email' && <VerifyEmailPage token={current.token} />}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { account } from '../lib/account.js';
 import { apiBase, serverConfig } from '../lib/config.js';
 import type { Message } from '../lib/message.js';
 import { navigate, topicName, type Route } from '../lib/route.js';
@@ -22,12 +23,13 @@ function Counts({ messages }: { messages: readonly Message[] }) {
 
 /**
  * The subscribed topics with their message counts (another server's with its address under
- * the name), and the form that subscribes to another topic, on this server or, as ntfy's
- * "use another server", on one the visitor names.
+ * the name), the form that subscribes to another topic, on this server or, as ntfy's "use
+ * another server", on one the visitor names, settings, and for admins the admin pages.
  */
 export function Sidebar({ current }: { current: Route }) {
   const subs = useStore(subscriptions);
   const { minPriority } = useStore(settings);
+  const role = useStore(account)?.role;
   const [topic, setTopic] = useState('');
   const [elsewhere, setElsewhere] = useState(false);
   const [server, setServer] = useState('');
@@ -86,6 +88,11 @@ export function Sidebar({ current }: { current: Route }) {
       <Link to="settings" active={current.page === 'settings'}>
         {t('settings.heading')}
       </Link>
+      {role === 'admin' && (
+        <Link to="account/admin" active={current.page === 'admin'}>
+          {t('admin.link')}
+        </Link>
+      )}
     </nav>
   );
 }

@@ -9,11 +9,13 @@ export type Route =
   | { page: 'all' }
   /** `server`: another server's topic, its path segment (servers.ts serverSegment), as ntfy's /{server}/{topic}. */
   | { page: 'topic'; topic: string; server?: string }
-  | { page: 'account' | 'settings' | 'login' | 'signup' | 'forgot-password' }
+  | { page: 'account' | 'admin' | 'settings' | 'login' | 'signup' | 'forgot-password' }
   | { page: 'verify-email' | 'reset-password'; token: string };
 
 const pages = new Map<string, Route>([
   ['account', { page: 'account' }],
+  // Below account, which no topic may be named: a topic named admin keeps its page.
+  ['account/admin', { page: 'admin' }],
   ['settings', { page: 'settings' }],
   ['login', { page: 'login' }],
   ['signup', { page: 'signup' }],

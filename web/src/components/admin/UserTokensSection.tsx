@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../lib/api.js';
+import type { Account } from '../../lib/account.js';
+import { formatTime } from '../../lib/format.js';
+import { t } from '../../lib/i18n.js';
+import { useAction } from '../account/useAction.js';
+import { everyone, type AdminUser } from './admin-data.js';
+import { Feedback } from './Feedback.js';
+
+type Token = NonNullable<Account['tokens']>[number];
+
+/** The tokens of a chosen user (GET /v1/users/tokens): label, scopes, expiry, last use; each revoked after a confirmation. */
+export function UserTokensSection({ users }: { users: AdminUser[] }) {
+  const [username, setUsername] = useState('');
+  const [tokens, setTokens] = useState<Token[] | undefined>(undefined);
+  const load = async (): Promise<void> => {
+    setTokens(username ? (await api<{ tokens: Token[] }>('GET', `/v1/users/tokens?username=${encodeURIComponent(username)}`)).tokens : undefined);
+  };
+  const { error, note, run } = useAction(load);
+  // Choosing a user loads their tokens: the reload after no change, so its error shows as any other.
+  useEffect(() => {
+    void run(async () => undefined);
+  }, [username]);
+  const revoke = (token: Token): void => {
+    const label = token.label || token.token;
+    if (window.confirm(t('admin.tokens.confirmRevoke', { label, user: username }))) void run(() => api('DELETE', '/v1/users/tokens', { body: { username, token: token.token } }), t('admin.tokens.revoked'));
+  };
+  return (
+    <section class="panel" aria-label={t('admin.tokens.heading')}>
+      <h3>{t('admin.tokens.heading')}</h3>
+      <label>
+        {t('admin.users.name')}{' '}
+        <select name="token-user" value={username} onChange={(e) => setUsername(e.currentTarget.value)}>
+          <option value="">{t('admin.choose')}</option>
+          {users
+            .filter((u) => u.username !== everyone)
+            .map((u) => (
+              <option value={u.username}>{u.username}</option>
+            ))}
+        </select>
+      </label>
+      {tokens?.length === 0 && <p class="muted">{t('admin.tokens.none', { user: username })}</p>}
+      {tokens && tokens.length > 0 && (
+        <table class="tokens">
+          <tbody>
+            {tokens.map((token) => (
+              <tr>
+                <td>
+                  <code class="token">{token.token}</code>
+                </td>
+                <td>{token.label || <span class="muted">{t('tokens.noLabel')}</span>}</td>
+                <td class="scopes">{token.scopes ? token.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">{t('tokens.allTopics')}</span>}</td>
+                <td class="muted">{token.expires ? t('tokens.until', { time: formatTime(token.expires) }) : t('tokens.neverExpires')}</td>
+                <td class="muted">{token.last_access ? t('admin.tokens.lastAccess', { time: formatTime(token.last_access) }) : t('admin.tokens.neverUsed')}</td>
+                <td>
+                  <button type="button" class="danger" aria-label={t('admin.tokens.revokeToken', { label: token.label || token.token })} onClick={() => revoke(token)}>
+                    {t('admin.tokens.revoke')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Feedback error={error} note={note} />
+    </section>
+  );
+}
