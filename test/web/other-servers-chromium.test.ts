@@ -232,7 +232,7 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     await form.getByLabel('Password or access token').fill(token);
     await form.getByRole('button', { name: 'Save credentials' }).click();
     assert.equal(JSON.parse((await page.evaluate('localStorage.getItem("tocsin.users")')) as string).length, 1);
-    await page.getByRole('link', { name: 'admin' }).click();
+    await page.getByRole('link', { name: 'admin', exact: true }).click();
     await page.getByRole('button', { name: 'Log out' }).click();
     await waitInPage(page, 'localStorage.getItem("tocsin.session") === "null"');
     assert.equal(await page.evaluate('localStorage.getItem("tocsin.users")'), '[]');
