@@ -112,7 +112,7 @@ const topicPage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
 
-/** GET /: the web app for a browser; 404 otherwise, as before there was one. */
+/** GET / (and /{server}/{topic}): the web app for a browser; 404 otherwise, as before there was one. */
 const homePage: Handler = (ctx, ex, req) => {
   if (!servePage(ctx, ex, req, 'app')) throw errors.notFound;
 };
@@ -153,6 +153,12 @@ export const routes: readonly Route[] = [
   { methods: ['GET'], pattern: /^\/account\/admin$/, handle: homePage },
   // Their files: the build's URLs are relative (./static/…, ./config.js), so a page one to three levels down asks for them there.
   { methods: ['GET'], pattern: /^\/account\/(?:(?:email\/verify|password\/reset|password)\/)?(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
+  // The app's page of another server's topic, ntfy's /{server}/{topic} (/ntfy.sh/alerts): the
+  // server segment has a dot or a colon, which no topic and no other route's first segment has;
+  // and the files that page asks for relative to it. `[^/.:]*` up to the first dot or colon
+  // keeps the match linear: `[^/]*[.:]` would backtrack over every dot of a long path.
+  { methods: ['GET'], pattern: new RegExp(`^/[^/.:]*[.:][^/]*/${topic}$`), handle: homePage },
+  { methods: ['GET'], pattern: /^\/[^/.:]*[.:][^/]*\/(static\/.+|[^/]+\.[A-Za-z0-9]+)$/, handle: linkPageFile },
   // The account API (before the topic routes: /v1/... would read as /{topic}/{sequence_id}).
   { methods: ['POST'], pattern: /^\/v1\/account$/, handle: account.createAccount },
   { methods: ['GET'], pattern: /^\/v1\/account$/, handle: account.getAccount },
@@ -241,10 +247,12 @@ export const routes: readonly Route[] = [
     methods: ['OPTIONS'],
     pattern: /^\//,
     // CORS preflight, answered for any path like ntfy, so browsers on other origins may publish with headers.
+    // The Fetch standard leaves Authorization out of `*`: named, a web app on another origin
+    // (Tocsin's or ntfy's, subscribed to this server) may send its credentials in Firefox and Safari too.
     handle: (_ctx, ex) =>
       ex.send(200, '', 'text/plain', [
         ['Access-Control-Allow-Methods', 'GET, PUT, POST, PATCH, DELETE'],
-        ['Access-Control-Allow-Headers', '*'],
+        ['Access-Control-Allow-Headers', '*, Authorization'],
       ]),
   },
 ];

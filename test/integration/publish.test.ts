@@ -258,7 +258,7 @@ describe('misc endpoints', () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     assert.equal(res.headers.get('access-control-allow-methods'), 'GET, PUT, POST, PATCH, DELETE');
-    assert.equal(res.headers.get('access-control-allow-headers'), '*');
+    assert.equal(res.headers.get('access-control-allow-headers'), '*, Authorization');
     const pub = await fetch(`${s.url}/cors`, { method: 'POST', body: 'x' });
     assert.equal(pub.headers.get('access-control-allow-origin'), '*');
   });

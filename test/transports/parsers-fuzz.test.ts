@@ -61,6 +61,15 @@ describe('parsers — properties', () => {
     fc.assert(fc.property(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'), path, (method, p) => void findRoute(method, p)));
   });
 
+  it('paths: a long one of dots and colons is routed in linear time (the /{server}/{topic} routes, issue 40)', () => {
+    // A backtracking `[^/]*[.:]` took 0.8 s at 20,000 characters here, growing with the square; linear, 100,000 take 1 ms.
+    for (const p of [`/${'.'.repeat(100_000)}`, `/${':.'.repeat(50_000)}/a.b/c`, `/${'.'.repeat(100_000)}/static`]) {
+      const started = performance.now();
+      findRoute('GET', p);
+      assert.ok(performance.now() - started < 500, `${performance.now() - started} ms`);
+    }
+  });
+
   it('query strings: every pair kept by its exact name, the first value wins', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.string({ minLength: 1 }), fc.string())), (pairs) => {
       const raw = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');

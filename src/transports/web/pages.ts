@@ -21,7 +21,7 @@ export function servePage(ctx: ServerContext, ex: Exchange, req: RequestInfo, pa
   const site = ctx.web;
   const file = site?.[page];
   if (!site || !file || !isBrowser(req)) return false;
-  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(req, site.ownBuild, ctx.config.baseUrl)], ...headers]);
+  serveWebFile(ex, req, file, [['Content-Security-Policy', pagePolicy(site.ownBuild)], ...headers]);
   return true;
 }
 

@@ -4,12 +4,13 @@ import { refreshAccount } from '../lib/account.js';
 import { serverConfig } from '../lib/config.js';
 import { announcement } from '../lib/notifier.js';
 import { navigate, openPages, route } from '../lib/route.js';
+import { publishTarget, subscribeToRoute } from '../lib/route-topic.js';
 import { session } from '../lib/session.js';
 import { keepSessionAlive } from '../lib/session-renewal.js';
 import { registerServiceWorker } from '../lib/service-worker.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
-import { connectSubscriptions, subscribe, subscriptions, unreadCount } from '../lib/subscriptions.js';
+import { connectSubscriptions, routeKey, subscriptions, unreadCount } from '../lib/subscriptions.js';
 import { startWebPush } from '../lib/web-push.js';
 import { AccountPage } from '../components/account/AccountPage.js';
 import { AdminRoute } from '../components/AdminRoute.js';
@@ -19,6 +20,7 @@ import { LoginPage } from '../components/LoginPage.js';
 import { NotificationList } from '../components/NotificationList.js';
 import { PublishDialog } from '../components/PublishDialog.js';
 import { SettingsPage } from '../components/SettingsPage.js';
+import { ServersSection } from '../components/ServersSection.js';
 import { Sidebar } from '../components/Sidebar.js';
 import { ThemeToggle } from '../components/ThemeToggle.js';
 
@@ -49,9 +51,9 @@ export function App() {
     startWebPush();
     void refreshAccount().catch(() => undefined);
   }, []);
-  // Opening /{topic} subscribes to it, as ntfy's web app does.
+  // Opening /{topic} (or /{server}/{topic}) subscribes to it, as ntfy's web app does.
   useEffect(() => {
-    if (current.page === 'topic') void subscribe(current.topic).catch(() => undefined);
+    void subscribeToRoute(current).catch(() => undefined);
   }, [current]);
   return (
     <div class="app">
@@ -82,8 +84,9 @@ export function App() {
       {!locked && <Sidebar current={current} />}
       <main>
         {shown === 'all' && <NotificationList topic={undefined} />}
-        {current.page === 'topic' && shown === 'topic' && <NotificationList topic={current.topic} />}
+        {current.page === 'topic' && shown === 'topic' && <NotificationList topic={routeKey(current)} />}
         {shown === 'settings' && <SettingsPage />}
+        {shown === 'settings' && <ServersSection />}
         {shown === 'account' && <AccountPage />}
         {shown === 'admin' && <AdminRoute />}
         {(shown === 'login' || shown === 'signup') && <LoginPage signup={shown === 'signup'} />}
@@ -94,7 +97,7 @@ export function App() {
       <p class="visually-hidden" role="status" aria-live="polite">
         {announced}
       </p>
-      {publishing && <PublishDialog topic={current.page === 'topic' ? current.topic : ''} onClose={() => setPublishing(false)} />}
+      {publishing && <PublishDialog target={publishTarget(current)} onClose={() => setPublishing(false)} />}
     </div>
   );
 }

@@ -1,8 +1,12 @@
+import { useState } from 'preact/hooks';
 import { serverConfig } from '../lib/config.js';
 import type { ConnectionStatus } from '../lib/connection.js';
+import { serverUsers } from '../lib/server-users.js';
+import { shortUrl, type Located } from '../lib/servers.js';
 import { session } from '../lib/session.js';
 import { useStore } from '../lib/store.js';
 import { Link } from './Link.js';
+import { ServerLoginDialog } from './ServerLoginDialog.js';
 import { formatClock } from '../lib/format.js';
 import { t, tParts } from '../lib/i18n.js';
 
@@ -18,12 +22,36 @@ export function ConnectionState({ status }: { status: ConnectionStatus }) {
 }
 
 /**
+ * Another server refused a topic: a button opens the login for that server (ntfy's subscribe
+ * dialog's login page), whose credentials are saved for it and reconnect its topics.
+ */
+function OtherServerDenied({ where: { baseUrl, topic } }: { where: Required<Located> }) {
+  const user = useStore(serverUsers).find((u) => u.baseUrl === baseUrl);
+  const [loggingIn, setLoggingIn] = useState(false);
+  const server = shortUrl(baseUrl);
+  const login = (
+    <button type="button" onClick={() => setLoggingIn(true)}>
+      {t('servers.logInTo', { server })}
+    </button>
+  );
+  return (
+    <>
+      <p class="connection-note error" role="status">
+        {user?.username ? tParts('servers.deniedUser', { user: user.username, server, topic, login }) : tParts('servers.denied', { server, topic, login })}
+      </p>
+      {loggingIn && <ServerLoginDialog where={{ baseUrl, topic }} onClose={() => setLoggingIn(false)} />}
+    </>
+  );
+}
+
+/**
  * Why a topic receives nothing, when the server refuses it: a protected topic (401/403) asks
  * for a login (logging in reconnects every topic with the new credentials), a 429 says when
  * the next try is, since the page keeps retrying on its own.
  */
-export function ConnectionNote({ topic, status }: { topic: string; status: ConnectionStatus }) {
+export function ConnectionNote({ where, status }: { where: Located; status: ConnectionStatus }) {
   const user = useStore(session);
+  const { topic } = where;
   if (status.state === 'limited')
     return (
       <p class="connection-note error" role="status">
@@ -31,6 +59,7 @@ export function ConnectionNote({ topic, status }: { topic: string; status: Conne
       </p>
     );
   if (status.state !== 'denied') return null;
+  if (where.baseUrl) return <OtherServerDenied where={{ baseUrl: where.baseUrl, topic }} />;
   return (
     <p class="connection-note error" role="status">
       {user ? (

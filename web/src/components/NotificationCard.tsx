@@ -12,8 +12,8 @@ import { t } from '../lib/i18n.js';
 /** The priorities a card names (the default, 3, goes unsaid). */
 const named = new Set([1, 2, 4, 5]);
 
-/** One notification: emojis and title, priority, time, the message (Markdown rendered), tags, attachment, actions. */
-export function NotificationCard({ message, showTopic }: { message: Message; showTopic: boolean }) {
+/** One notification: emojis and title, priority, time, the message (Markdown rendered), tags, attachment, actions; `topic` named in the list of every topic. */
+export function NotificationCard({ message, topic }: { message: Message; topic?: string }) {
   const { emojis, words } = splitTags(message.tags);
   const priority = message.priority ?? 3;
   // Emojis go before the title, or before the text when there is no title (never both, as ntfy's apps).
@@ -23,7 +23,7 @@ export function NotificationCard({ message, showTopic }: { message: Message; sho
       <header class="card-header">
         <span class="muted">
           {formatTime(message.time)}
-          {showTopic && <> · {message.topic}</>}
+          {topic && <> · {topic}</>}
         </span>
         {message.unread && <span class="new-badge">{t('card.new')}</span>}
         {named.has(priority) && <span class={`priority priority-badge-${priority}`}>{t(`priority.${priority as 1 | 2 | 4 | 5}`)}</span>}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { topicUrl } from '../lib/config.js';
 import { useStore } from '../lib/store.js';
 import { settings } from '../lib/settings.js';
+import { labelOf, shortUrl, subscriptionKey, topicUrlOf } from '../lib/servers.js';
 import { clearMessages, connectionStates, markTopicRead, setGap, shownMessages, subscriptions, unsubscribe } from '../lib/subscriptions.js';
 import { sendTestNotification } from '../lib/test-notification.js';
 import { navigate } from '../lib/route.js';
@@ -11,13 +11,16 @@ import { TopicSettings } from './TopicSettings.js';
 import { NotificationCard } from './NotificationCard.js';
 import { t, tParts } from '../lib/i18n.js';
 
-/** The notifications of one topic, or of every subscription (topic undefined), newest first. */
+/** The notifications of one subscription (`topic` its subscriptionKey), or of every one (topic undefined), newest first. */
 export function NotificationList({ topic }: { topic: string | undefined }) {
   const subs = useStore(subscriptions);
   const states = useStore(connectionStates);
   const { minPriority } = useStore(settings);
-  const shown = subs.filter((s) => topic === undefined || s.topic === topic);
+  const shown = subs.filter((s) => topic === undefined || subscriptionKey(s) === topic);
+  const sub = topic === undefined ? undefined : shown[0];
   const all = shown.flatMap((s) => s.messages);
+  // In the list of every topic each card names its topic, with its server when another (labelOf).
+  const labels = new Map(topic === undefined ? shown.flatMap((s) => s.messages.map((m) => [m, labelOf(s)] as const)) : []);
   const messages = shownMessages(all, minPriority)
     // Newest first; within a second (times are whole seconds) the later received first.
     .reverse()
@@ -37,11 +40,12 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
   return (
     <section class="list">
       <div class="list-header">
-        <h2>{topic === undefined ? t('list.all') : (shown[0]?.displayName ?? topic)}</h2>
+        <h2>{topic === undefined ? t('list.all') : (sub?.displayName ?? sub?.topic ?? topic)}</h2>
+        {sub?.baseUrl && <span class="muted">{shortUrl(sub.baseUrl)}</span>}
         {status && <ConnectionState status={status} />}
-        {topic && (
+        {sub && topic && (
           <span class="list-tools">
-            <button type="button" onClick={() => void sendTestNotification(topic).then((error) => setTestError(error ?? ''), (err: unknown) => setTestError(String(err)))}>
+            <button type="button" onClick={() => void sendTestNotification(sub).then((error) => setTestError(error ?? ''), (err: unknown) => setTestError(String(err)))}>
               {t('list.sendTest')}
             </button>
             <button type="button" onClick={() => clearMessages(topic)}>
@@ -59,8 +63,8 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           </span>
         )}
       </div>
-      {shown[0] && topic !== undefined && <TopicSettings key={topic} sub={shown[0]} />}
-      {topic !== undefined && status && <ConnectionNote topic={topic} status={status} />}
+      {sub && topic !== undefined && <TopicSettings key={topic} sub={sub} />}
+      {sub && status && <ConnectionNote where={sub} status={status} />}
       {testError && (
         <p class="error" role="status">
           {t('list.testFailed', { error: testError })}
@@ -69,9 +73,9 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
       {shown
         .filter((s) => s.gap)
         .map((s) => (
-          <p key={`gap-${s.topic}`} class="gap-note" role="status">
+          <p key={`gap-${subscriptionKey(s)}`} class="gap-note" role="status">
             {topic === undefined ? t('list.gapOfTopic', { topic: s.topic }) : t('list.gap')}{' '}
-            <button type="button" onClick={() => setGap(s.topic, false)}>
+            <button type="button" onClick={() => setGap(subscriptionKey(s), false)}>
               {t('list.dismiss')}
             </button>
           </p>
@@ -83,8 +87,8 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
       )}
       {messages.length === 0 ? (
         <p class="empty muted">
-          {topic ? (
-            tParts('list.emptyTopic', { command: <code>curl -d "Hi" {topicUrl(topic)}</code> })
+          {sub ? (
+            tParts('list.emptyTopic', { command: <code>curl -d "Hi" {topicUrlOf(sub)}</code> })
           ) : subs.length === 0 ? (
             t('list.emptyNoSubscriptions')
           ) : (
@@ -92,7 +96,7 @@ export function NotificationList({ topic }: { topic: string | undefined }) {
           )}
         </p>
       ) : (
-        messages.map((m) => <NotificationCard key={m.id} message={m} showTopic={topic === undefined} />)
+        messages.map((m) => <NotificationCard key={m.id} message={m} topic={labels.get(m)} />)
       )}
     </section>
   );

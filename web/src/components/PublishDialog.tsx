@@ -1,15 +1,22 @@
 import { useState } from 'preact/hooks';
-import { serverConfig } from '../lib/config.js';
+import { apiBase, serverConfig } from '../lib/config.js';
 import { publish, type Draft } from '../lib/publish.js';
+import { labelOf, serversInUse, shortUrl, type Located } from '../lib/servers.js';
+import { useStore } from '../lib/store.js';
+import { subscriptions } from '../lib/subscriptions.js';
 import { ActionsEditor } from './ActionsEditor.js';
 import { useModal } from './useModal.js';
 import { t } from '../lib/i18n.js';
 
 const priorities = [5, 4, 3, 2, 1] as const;
 
-/** The publish dialog, with every option ntfy's has: title, tags, priority, delay, click, attachment, e-mail, actions, Markdown. */
-export function PublishDialog({ topic, onClose }: { topic: string; onClose: () => void }) {
-  const [draft, setDraft] = useState<Draft>({ topic, message: '', title: '', tags: '', priority: 3, delay: '', click: '', email: '', markdown: false, attachUrl: '', file: undefined, actions: [] });
+/**
+ * The publish dialog, with every option ntfy's has: title, tags, priority, delay, click,
+ * attachment, e-mail, actions, Markdown; to `target`'s server, or another the subscriptions are on.
+ */
+export function PublishDialog({ target, onClose }: { target: Located; onClose: () => void }) {
+  const servers = serversInUse(useStore(subscriptions));
+  const [draft, setDraft] = useState<Draft>({ ...target, message: '', title: '', tags: '', priority: 3, delay: '', click: '', email: '', markdown: false, attachUrl: '', file: undefined, actions: [] });
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [error, setError] = useState('');
   const dialog = useModal<HTMLDivElement>(onClose);
@@ -34,10 +41,21 @@ export function PublishDialog({ topic, onClose }: { topic: string; onClose: () =
     <div class="backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={dialog} class="dialog publish" role="dialog" aria-modal="true" aria-labelledby="publish-heading">
         <form onSubmit={(e) => void send(e)} aria-labelledby="publish-heading">
-          <h2 id="publish-heading">{t('publish.heading', { topic: draft.topic || '…' })}</h2>
+          <h2 id="publish-heading">{t('publish.heading', { topic: draft.topic ? labelOf(draft) : '…' })}</h2>
           <label>
             {t('publish.topic')} <input name="topic" required {...text('topic')} />
           </label>
+          {servers.length > 0 && (
+            <label>
+              {t('servers.server')}
+              <select name="server" value={draft.baseUrl ?? ''} onChange={(e) => set('baseUrl', e.currentTarget.value || undefined)}>
+                <option value="">{shortUrl(apiBase)}</option>
+                {servers.map((url) => (
+                  <option value={url}>{shortUrl(url)}</option>
+                ))}
+              </select>
+            </label>
+          )}
           <label>
             {t('publish.title')} <input name="title" {...text('title')} />
           </label>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { subscriptionKey } from '../lib/servers.js';
 import { setDisplayName, setMuted, type Subscription } from '../lib/subscriptions.js';
 import { t } from '../lib/i18n.js';
 
@@ -9,7 +10,7 @@ export function TopicSettings({ sub }: { sub: Subscription }) {
   const save = (e: Event): void => {
     e.preventDefault();
     setError('');
-    void setDisplayName(sub.topic, name).catch((err: unknown) => setError(t('topicSettings.notSynced', { error: String(err) })));
+    void setDisplayName(subscriptionKey(sub), name).catch((err: unknown) => setError(t('topicSettings.notSynced', { error: String(err) })));
   };
   return (
     <details class="topic-settings">
@@ -21,7 +22,7 @@ export function TopicSettings({ sub }: { sub: Subscription }) {
         </label>
         <button type="submit">{t('topicSettings.save')}</button>
         <label class="inline">
-          <input type="checkbox" name="muted" checked={sub.muted === true} onChange={(e) => setMuted(sub.topic, e.currentTarget.checked)} /> {t('topicSettings.mute')}
+          <input type="checkbox" name="muted" checked={sub.muted === true} onChange={(e) => setMuted(subscriptionKey(sub), e.currentTarget.checked)} /> {t('topicSettings.mute')}
         </label>
         {error && <p class="error">{error}</p>}
       </form>

@@ -1,6 +1,6 @@
-import { topicUrl } from './config.js';
 import type { Message } from './message.js';
-import { authHeaders, authParam } from './session.js';
+import { authHeadersFor, authParamFor } from './server-users.js';
+import { serverOf, topicUrlOf, type Located } from './servers.js';
 
 /** Seconds to wait before the nth reconnect: quick at first, then no more than once a minute. */
 const backoffSeconds = [1, 2, 5, 10, 30, 60];
@@ -44,7 +44,8 @@ export class TopicConnection {
   private closed = false;
 
   constructor(
-    readonly topic: string,
+    /** The topic, on the app's server or another, read with that server's credentials (server-users.ts). */
+    private readonly where: Located,
     /** The newest id the app holds of this topic, or a Unix time before it subscribed. */
     private since: string,
     private readonly events: ConnectionEvents,
@@ -61,7 +62,7 @@ export class TopicConnection {
   private async start(): Promise<void> {
     if (this.attempts === 0) this.events.onState({ state: 'connecting' });
     try {
-      const res = await fetch(`${topicUrl(this.topic)}/json?poll=1&since=${encodeURIComponent(this.since)}`, { headers: authHeaders() });
+      const res = await fetch(`${topicUrlOf(this.where)}/json?poll=1&since=${encodeURIComponent(this.since)}`, { headers: authHeadersFor(serverOf(this.where)) });
       if (this.closed) return;
       if (res.status === 401 || res.status === 403) return this.events.onState({ state: 'denied' });
       if (res.status === 429) return this.reconnectLater('limited', retryAfter(res));
@@ -77,9 +78,9 @@ export class TopicConnection {
 
   private open(): void {
     const params = new URLSearchParams({ since: this.since });
-    const auth = authParam();
+    const auth = authParamFor(serverOf(this.where));
     if (auth) params.set('auth', auth);
-    const socket = new WebSocket(`${topicUrl(this.topic).replace(/^http/, 'ws')}/ws?${params}`);
+    const socket = new WebSocket(`${topicUrlOf(this.where).replace(/^http/, 'ws')}/ws?${params}`);
     this.socket = socket;
     socket.onmessage = (e: MessageEvent<string>) => {
       const event = JSON.parse(e.data) as Message;

@@ -34,18 +34,26 @@ export async function askForNotifications(): Promise<boolean> {
 /** The latest live message in words, for the page's live region: what screen readers announce. */
 export const announcement = new Store<string>('');
 
+/** Where a notified message belongs: its topic's page (a path of the app), and whether this server's Web Push carries it too. */
+export interface NotifiedTopic {
+  path: string;
+  /** Subscribed on the app's own server: only its topics are registered for Web Push (web-push.ts). */
+  pushed: boolean;
+  open: () => void;
+}
+
 /**
  * A browser notification for a live message (as the service worker shows a pushed one:
  * notification-content.ts), a chime, and the announcement. With background notifications on,
- * the worker shows the message from its push, so the page does not show it twice. The
- * worker's registration shows it where there is one: Android's Chrome has no other way, and
- * a click reaches the worker even after the tab closed.
+ * the worker shows a pushed topic's message from its push, so the page does not show it
+ * twice. The worker's registration shows it where there is one: Android's Chrome has no
+ * other way, and a click reaches the worker even after the tab closed.
  */
-export function notify(message: Message, open: () => void): void {
+export function notify(message: Message, { path, pushed, open }: NotifiedTopic): void {
   if (settings.value.sound) chime();
   announcement.set(t('notifications.announced', { topic: message.topic, text: `${message.title ?? ''} ${message.message ?? ''}` }).replace(/\s+/g, ' ').trim());
-  if (!notificationsAllowed() || backgroundPush.value.active) return;
-  const { title, options } = notificationContent(message, new URL(`${appRoot}${message.topic}`, window.location.origin).href, new URL(`${appRoot}static/icon-192.png`, window.location.origin).href);
+  if (!notificationsAllowed() || (pushed && backgroundPush.value.active)) return;
+  const { title, options } = notificationContent(message, new URL(`${appRoot}${path}`, window.location.origin).href, new URL(`${appRoot}static/icon-192.png`, window.location.origin).href);
   serviceWorker()
     .then((registration) => {
       if (registration) return registration.showNotification(title, options);

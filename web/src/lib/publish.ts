@@ -1,11 +1,10 @@
-import { topicUrl } from './config.js';
 import type { Action } from './message.js';
-import { authHeaders } from './session.js';
+import { authHeadersFor } from './server-users.js';
+import { serverOf, topicUrlOf, type Located } from './servers.js';
 import { t } from './i18n.js';
 
-/** What the publish dialog sends; every field but the topic may be empty. */
-export interface Draft {
-  topic: string;
+/** What the publish dialog sends, to the topic on its server (the app's own without `baseUrl`); every field but the topic may be empty. */
+export interface Draft extends Located {
   message: string;
   title: string;
   tags: string;
@@ -44,7 +43,7 @@ export function publishUrl(draft: Draft): string {
     set('message', draft.message);
   }
   const query = params.toString();
-  return `${topicUrl(draft.topic)}${query ? `?${query}` : ''}`;
+  return `${topicUrlOf(draft)}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -55,7 +54,7 @@ export function publish(draft: Draft, onProgress: (fraction: number) => void): P
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', publishUrl(draft));
-    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(authHeadersFor(serverOf(draft)))) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };

@@ -7,7 +7,8 @@ import { Store } from './store.js';
  */
 export type Route =
   | { page: 'all' }
-  | { page: 'topic'; topic: string }
+  /** `server`: another server's topic, its path segment (servers.ts serverSegment), as ntfy's /{server}/{topic}. */
+  | { page: 'topic'; topic: string; server?: string }
   | { page: 'account' | 'admin' | 'settings' | 'login' | 'signup' | 'forgot-password' }
   | { page: 'verify-email' | 'reset-password'; token: string };
 
@@ -22,6 +23,8 @@ const pages = new Map<string, Route>([
 ]);
 export const topicName = /^[-_A-Za-z0-9]{1,64}$/;
 const linkPage = /^account\/(email\/verify|password\/reset)\/([-_A-Za-z0-9]+)$/;
+/** /{server}/{topic}: a server segment has a dot or a colon (a host name, an address, a port), which no page of the app has; the server serves the app there too. */
+const otherServerTopic = /^([^/.:]*[.:][^/]*)\/([-_A-Za-z0-9]{1,64})$/;
 
 /** Pages a visitor who is not logged in may see under require-login. */
 export const openPages: ReadonlySet<Route['page']> = new Set(['login', 'signup', 'forgot-password', 'verify-email', 'reset-password']);
@@ -33,6 +36,8 @@ function parse(pathname: string): Route {
   const link = linkPage.exec(path);
   if (link) return { page: link[1] === 'email/verify' ? 'verify-email' : 'reset-password', token: link[2] as string };
   if (topicName.test(path)) return { page: 'topic', topic: path };
+  const other = otherServerTopic.exec(path);
+  if (other) return { page: 'topic', server: other[1] as string, topic: other[2] as string };
   return { page: 'all' };
 }
 

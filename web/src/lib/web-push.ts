@@ -53,7 +53,8 @@ async function sync(): Promise<void> {
   const registration = await serviceWorker();
   if (!registration || !webPushOffered()) return;
   const wanted = settings.value.backgroundNotifications === true && webPushOffered() && notificationSupport() === 'granted';
-  const topics = wanted ? subscriptions.value.map((s) => s.topic).slice(0, topicLimit) : [];
+  // This server pushes its own topics only; other servers' arrive while the app is open (as ntfy's web app).
+  const topics = wanted ? subscriptions.value.filter((s) => !s.baseUrl).map((s) => s.topic).slice(0, topicLimit) : [];
   const key = `${session.value?.username ?? ''}:${topics.join(',')}`;
   if (sent && sent.key === key && Date.now() - sent.at < renewEveryMs) return; // messages change the store too: only a new list is sent
   try {
