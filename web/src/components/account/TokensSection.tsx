@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { scopesOf, type Account } from '../../lib/account.js';
 import { api } from '../../lib/api.js';
-import { formatTime } from '../../lib/format.js';
 import { session } from '../../lib/session.js';
+import { TokenCells } from './TokenCells.js';
 import { useAction } from './useAction.js';
 import { t, tParts } from '../../lib/i18n.js';
 
@@ -45,12 +45,7 @@ export function TokensSection({ tokens = [] }: { tokens: Account['tokens'] }) {
         <tbody>
           {tokens.map((token) => (
             <tr>
-              <td>
-                <code class="token">{token.token}</code>
-              </td>
-              <td>{token.label || <span class="muted">{t('tokens.noLabel')}</span>}</td>
-              <td class="scopes">{token.scopes ? token.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">{t('tokens.allTopics')}</span>}</td>
-              <td class="muted">{token.expires ? t('tokens.until', { time: formatTime(token.expires) }) : t('tokens.neverExpires')}</td>
+              <TokenCells token={token} />
               <td>
                 {token.token === session.value?.token ? (
                   <span class="muted">{t('tokens.thisBrowser')}</span>

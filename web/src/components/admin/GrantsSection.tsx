@@ -3,6 +3,7 @@ import { api } from '../../lib/api.js';
 import { t, type MessageKey } from '../../lib/i18n.js';
 import { useAction } from '../account/useAction.js';
 import { everyone, reloadAdmin, type AdminData, type Grant } from './admin-data.js';
+import { AdminPanel, RecordTable } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /** ntfy's permission words, as the server lists and takes them, and their names here. */
@@ -54,39 +55,26 @@ export function GrantsSection({ data: { users, groups, authenticated } }: { data
     if (window.confirm(t('admin.grants.confirmRemove', params))) void run(() => api('DELETE', '/v1/users/access', { body: { ...who, topic: grant.topic } }), t('admin.grants.removed'));
   };
   return (
-    <section class="panel" aria-label={t('admin.grants.heading')}>
-      <h3>{t('admin.grants.heading')}</h3>
+    <AdminPanel heading={t('admin.grants.heading')}>
       {rows.length === 0 ? (
         <p class="muted">{t('admin.grants.none')}</p>
       ) : (
-        <table class="tokens grants">
-          <thead>
+        <RecordTable columns={[t('admin.grants.who'), t('admin.grants.topic'), t('admin.grants.permission')]} class="tokens grants">
+          {rows.map(({ holder: who, grant }) => (
             <tr>
-              <th scope="col">{t('admin.grants.who')}</th>
-              <th scope="col">{t('admin.grants.topic')}</th>
-              <th scope="col">{t('admin.grants.permission')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('admin.actions')}</span>
-              </th>
+              <td>{holderName(who)}</td>
+              <td>
+                <code>{grant.topic}</code>
+              </td>
+              <td>{permissionName(grant.permission)}</td>
+              <td>
+                <button type="button" class="danger" aria-label={t('admin.grants.removeGrant', { who: holderName(who), topic: grant.topic })} onClick={() => remove(who, grant)}>
+                  {t('admin.remove')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ holder: who, grant }) => (
-              <tr>
-                <td>{holderName(who)}</td>
-                <td>
-                  <code>{grant.topic}</code>
-                </td>
-                <td>{permissionName(grant.permission)}</td>
-                <td>
-                  <button type="button" class="danger" aria-label={t('admin.grants.removeGrant', { who: holderName(who), topic: grant.topic })} onClick={() => remove(who, grant)}>
-                    {t('admin.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <form class="row" onSubmit={(e) => void add(e)} aria-label={t('admin.grants.addLegend')}>
         <label>
@@ -112,6 +100,6 @@ export function GrantsSection({ data: { users, groups, authenticated } }: { data
         <button type="submit">{t('admin.grants.add')}</button>
       </form>
       <Feedback error={error} note={note} />
-    </section>
+    </AdminPanel>
   );
 }

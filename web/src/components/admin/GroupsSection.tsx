@@ -3,6 +3,7 @@ import { api } from '../../lib/api.js';
 import { t } from '../../lib/i18n.js';
 import { useAction } from '../account/useAction.js';
 import { everyone, reloadAdmin, type AdminData } from './admin-data.js';
+import { AdminPanel, RecordTable } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /** Named groups and their members: add and remove both (a group's grants are in the grants section). */
@@ -28,45 +29,33 @@ export function GroupsSection({ data: { groups, users } }: { data: AdminData }) 
     }
   };
   return (
-    <section class="panel" aria-label={t('admin.groups.heading')}>
-      <h3>{t('admin.groups.heading')}</h3>
+    <AdminPanel heading={t('admin.groups.heading')}>
       {groups.length === 0 ? (
         <p class="muted">{t('admin.groups.none')}</p>
       ) : (
-        <table class="tokens">
-          <thead>
+        <RecordTable columns={[t('admin.groups.group'), t('admin.groups.members')]}>
+          {groups.map((g) => (
             <tr>
-              <th scope="col">{t('admin.groups.group')}</th>
-              <th scope="col">{t('admin.groups.members')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('admin.actions')}</span>
-              </th>
+              <td>{g.name}</td>
+              <td>
+                {g.members.length === 0 && <span class="muted">{t('admin.groups.noMembers')}</span>}
+                {g.members.map((m) => (
+                  <span class="member">
+                    {m}{' '}
+                    <button type="button" aria-label={t('admin.groups.removeMember', { user: m, group: g.name })} onClick={() => removeMember(g.name, m)}>
+                      ×
+                    </button>{' '}
+                  </span>
+                ))}
+              </td>
+              <td>
+                <button type="button" class="danger" aria-label={t('admin.groups.removeGroup', { group: g.name })} onClick={() => remove(g.name)}>
+                  {t('admin.remove')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {groups.map((g) => (
-              <tr>
-                <td>{g.name}</td>
-                <td>
-                  {g.members.length === 0 && <span class="muted">{t('admin.groups.noMembers')}</span>}
-                  {g.members.map((m) => (
-                    <span class="member">
-                      {m}{' '}
-                      <button type="button" aria-label={t('admin.groups.removeMember', { user: m, group: g.name })} onClick={() => removeMember(g.name, m)}>
-                        ×
-                      </button>{' '}
-                    </span>
-                  ))}
-                </td>
-                <td>
-                  <button type="button" class="danger" aria-label={t('admin.groups.removeGroup', { group: g.name })} onClick={() => remove(g.name)}>
-                    {t('admin.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <form class="row" onSubmit={(e) => void add(e)} aria-label={t('admin.groups.addLegend')}>
         <label>
@@ -98,6 +87,6 @@ export function GroupsSection({ data: { groups, users } }: { data: AdminData }) 
         <button type="submit">{t('admin.groups.addMember')}</button>
       </form>
       <Feedback error={error} note={note} />
-    </section>
+    </AdminPanel>
   );
 }

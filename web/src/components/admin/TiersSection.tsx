@@ -4,6 +4,7 @@ import { formatBytes } from '../../lib/format.js';
 import { t, type MessageKey } from '../../lib/i18n.js';
 import { useAction } from '../account/useAction.js';
 import { reloadAdmin, type AdminTier } from './admin-data.js';
+import { AdminPanel, RecordTable } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /** A tier's limits as GET /v1/tiers keys them: seconds, bytes or counts, and their names here. */
@@ -66,42 +67,29 @@ export function TiersSection({ tiers }: { tiers: AdminTier[] }) {
     if (window.confirm(t('admin.tiers.confirmRemove', { tier: tier.name }))) void run(() => api('DELETE', '/v1/tiers', { body: { code: tier.code } }), t('admin.tiers.removed', { tier: tier.name }));
   };
   return (
-    <section class="panel" aria-label={t('admin.tiers.heading')}>
-      <h3>{t('admin.tiers.heading')}</h3>
+    <AdminPanel heading={t('admin.tiers.heading')}>
       {tiers.length === 0 ? (
         <p class="muted">{t('admin.tiers.none')}</p>
       ) : (
-        <table class="tokens">
-          <thead>
+        <RecordTable columns={[t('admin.tiers.code'), t('admin.tiers.name'), t('admin.tiers.limits')]}>
+          {tiers.map((tier) => (
             <tr>
-              <th scope="col">{t('admin.tiers.code')}</th>
-              <th scope="col">{t('admin.tiers.name')}</th>
-              <th scope="col">{t('admin.tiers.limits')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('admin.actions')}</span>
-              </th>
+              <td>
+                <code>{tier.code}</code>
+              </td>
+              <td>{tier.name}</td>
+              <td class="muted">{limits.map((l) => `${t(l.name)}: ${shown(l.kind, tier.limits[l.key] ?? 0)}`).join(' · ')}</td>
+              <td>
+                <button type="button" aria-label={t('admin.tiers.editTier', { tier: tier.name })} onClick={() => edit(tier)}>
+                  {t('admin.tiers.edit')}
+                </button>{' '}
+                <button type="button" class="danger" aria-label={t('admin.tiers.removeTier', { tier: tier.name })} onClick={() => remove(tier)}>
+                  {t('admin.remove')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {tiers.map((tier) => (
-              <tr>
-                <td>
-                  <code>{tier.code}</code>
-                </td>
-                <td>{tier.name}</td>
-                <td class="muted">{limits.map((l) => `${t(l.name)}: ${shown(l.kind, tier.limits[l.key] ?? 0)}`).join(' · ')}</td>
-                <td>
-                  <button type="button" aria-label={t('admin.tiers.editTier', { tier: tier.name })} onClick={() => edit(tier)}>
-                    {t('admin.tiers.edit')}
-                  </button>{' '}
-                  <button type="button" class="danger" aria-label={t('admin.tiers.removeTier', { tier: tier.name })} onClick={() => remove(tier)}>
-                    {t('admin.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </RecordTable>
       )}
       <form
         onSubmit={(e) => {
@@ -137,6 +125,6 @@ export function TiersSection({ tiers }: { tiers: AdminTier[] }) {
         </fieldset>
       </form>
       <Feedback error={error} note={note} />
-    </section>
+    </AdminPanel>
   );
 }

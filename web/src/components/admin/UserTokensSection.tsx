@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../lib/api.js';
-import type { Account } from '../../lib/account.js';
 import { formatTime } from '../../lib/format.js';
 import { t } from '../../lib/i18n.js';
+import { TokenCells, type Token } from '../account/TokenCells.js';
 import { useAction } from '../account/useAction.js';
 import { everyone, type AdminUser } from './admin-data.js';
+import { AdminPanel } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
-
-type Token = NonNullable<Account['tokens']>[number];
 
 /** The tokens of a chosen user (GET /v1/users/tokens): label, scopes, expiry, last use; each revoked after a confirmation. */
 export function UserTokensSection({ users }: { users: AdminUser[] }) {
@@ -26,8 +25,7 @@ export function UserTokensSection({ users }: { users: AdminUser[] }) {
     if (window.confirm(t('admin.tokens.confirmRevoke', { label, user: username }))) void run(() => api('DELETE', '/v1/users/tokens', { body: { username, token: token.token } }), t('admin.tokens.revoked'));
   };
   return (
-    <section class="panel" aria-label={t('admin.tokens.heading')}>
-      <h3>{t('admin.tokens.heading')}</h3>
+    <AdminPanel heading={t('admin.tokens.heading')}>
       <label>
         {t('admin.users.name')}{' '}
         <select name="token-user" value={username} onChange={(e) => setUsername(e.currentTarget.value)}>
@@ -45,12 +43,7 @@ export function UserTokensSection({ users }: { users: AdminUser[] }) {
           <tbody>
             {tokens.map((token) => (
               <tr>
-                <td>
-                  <code class="token">{token.token}</code>
-                </td>
-                <td>{token.label || <span class="muted">{t('tokens.noLabel')}</span>}</td>
-                <td class="scopes">{token.scopes ? token.scopes.map((sc) => `${sc.topic} (${sc.permission})`).join(', ') : <span class="muted">{t('tokens.allTopics')}</span>}</td>
-                <td class="muted">{token.expires ? t('tokens.until', { time: formatTime(token.expires) }) : t('tokens.neverExpires')}</td>
+                <TokenCells token={token} />
                 <td class="muted">{token.last_access ? t('admin.tokens.lastAccess', { time: formatTime(token.last_access) }) : t('admin.tokens.neverUsed')}</td>
                 <td>
                   <button type="button" class="danger" aria-label={t('admin.tokens.revokeToken', { label: token.label || token.token })} onClick={() => revoke(token)}>
@@ -63,6 +56,6 @@ export function UserTokensSection({ users }: { users: AdminUser[] }) {
         </table>
       )}
       <Feedback error={error} note={note} />
-    </section>
+    </AdminPanel>
   );
 }

@@ -4,6 +4,7 @@ import { t } from '../../lib/i18n.js';
 import { session } from '../../lib/session.js';
 import { useAction } from '../account/useAction.js';
 import { everyone, reloadAdmin, type AdminData } from './admin-data.js';
+import { AdminPanel, RecordTable } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /**
@@ -38,49 +39,36 @@ export function UsersSection({ data: { users, tiers } }: { data: AdminData }) {
     if (await run(() => api('PUT', '/v1/users', { body: { username: resetting, password: newPassword } }), t('admin.users.passwordSet', { user: resetting }))) setNewPassword('');
   };
   return (
-    <section class="panel" aria-label={t('admin.users.heading')}>
-      <h3>{t('admin.users.heading')}</h3>
-      <table class="tokens">
-        <thead>
+    <AdminPanel heading={t('admin.users.heading')}>
+      <RecordTable columns={[t('admin.users.name'), t('admin.users.role'), t('admin.users.tier')]}>
+        {people.map((u) => (
           <tr>
-            <th scope="col">{t('admin.users.name')}</th>
-            <th scope="col">{t('admin.users.role')}</th>
-            <th scope="col">{t('admin.users.tier')}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t('admin.actions')}</span>
-            </th>
+            <td>{u.username}</td>
+            <td>
+              <select aria-label={t('admin.users.roleOf', { user: u.username })} value={u.role} disabled={u.username === me} onChange={(e) => change(u.username, { role: e.currentTarget.value }, t('admin.users.roleChanged', { user: u.username, role: roleName(e.currentTarget.value) }))}>
+                <option value="user">{t('admin.role.user')}</option>
+                <option value="admin">{t('admin.role.admin')}</option>
+              </select>
+            </td>
+            <td>
+              <select aria-label={t('admin.users.tierOf', { user: u.username })} value={u.tier ?? ''} disabled={u.role === 'admin'} onChange={(e) => {
+                  const code = e.currentTarget.value;
+                  change(u.username, { tier: code || null }, code ? t('admin.users.tierChanged', { user: u.username, tier: tierName(code) }) : t('admin.users.tierRemoved', { user: u.username }));
+                }}>
+                <option value="">{t('admin.users.noTier')}</option>
+                {tiers.map((tr) => (
+                  <option value={tr.code}>{tr.name}</option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <button type="button" class="danger" aria-label={t('admin.users.removeUser', { user: u.username })} disabled={u.role === 'admin'} onClick={() => remove(u.username)}>
+                {t('admin.remove')}
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {people.map((u) => (
-            <tr>
-              <td>{u.username}</td>
-              <td>
-                <select aria-label={t('admin.users.roleOf', { user: u.username })} value={u.role} disabled={u.username === me} onChange={(e) => change(u.username, { role: e.currentTarget.value }, t('admin.users.roleChanged', { user: u.username, role: roleName(e.currentTarget.value) }))}>
-                  <option value="user">{t('admin.role.user')}</option>
-                  <option value="admin">{t('admin.role.admin')}</option>
-                </select>
-              </td>
-              <td>
-                <select aria-label={t('admin.users.tierOf', { user: u.username })} value={u.tier ?? ''} disabled={u.role === 'admin'} onChange={(e) => {
-                    const code = e.currentTarget.value;
-                    change(u.username, { tier: code || null }, code ? t('admin.users.tierChanged', { user: u.username, tier: tierName(code) }) : t('admin.users.tierRemoved', { user: u.username }));
-                  }}>
-                  <option value="">{t('admin.users.noTier')}</option>
-                  {tiers.map((tr) => (
-                    <option value={tr.code}>{tr.name}</option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <button type="button" class="danger" aria-label={t('admin.users.removeUser', { user: u.username })} disabled={u.role === 'admin'} onClick={() => remove(u.username)}>
-                  {t('admin.remove')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </RecordTable>
       <form class="row" onSubmit={(e) => void add(e)} aria-label={t('admin.users.addLegend')}>
         <label>
           {t('admin.users.username')} <input name="username" autocomplete="off" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
@@ -117,6 +105,6 @@ export function UsersSection({ data: { users, tiers } }: { data: AdminData }) {
         <button type="submit">{t('admin.users.setPassword')}</button>
       </form>
       <Feedback error={error} note={note} />
-    </section>
+    </AdminPanel>
   );
 }
