@@ -160,10 +160,10 @@ describe('other servers in the web app, in Chromium (issue 40)', { skip: noChrom
     const dialog = page.getByRole('dialog', { name: `Log in to ${server}` });
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
     // A modal as the publish dialog: focus in its first field, Esc closes it and gives focus back.
-    assert.equal(await page.evaluate('document.activeElement.name'), 'server-username');
+    await waitInPage(page, 'document.activeElement?.name === "server-username"'); // moved there by the dialog's effect, after it rendered
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate('document.activeElement.textContent'), `Log in to ${server}`);
+    await waitInPage(page, `document.activeElement?.textContent === ${JSON.stringify(`Log in to ${server}`)}`);
     await opener.click();
 
     await dialog.getByLabel('User name').fill('admin');
