@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../../lib/api.js';
 import { t } from '../../lib/i18n.js';
 import { useAction } from '../account/useAction.js';
-import { everyone, reloadAdmin, type AdminData } from './admin-data.js';
-import { AdminPanel, RecordTable } from './AdminPanel.js';
+import { reloadAdmin, type AdminData } from './admin-data.js';
+import { AdminPanel, RecordTable, UserSelect } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /** Named groups and their members: add and remove both (a group's grants are in the grants section). */
@@ -75,14 +75,7 @@ export function GroupsSection({ data: { groups, users } }: { data: AdminData }) 
         </label>
         <label>
           {t('admin.groups.member')}{' '}
-          <select name="member" required value={member} onChange={(e) => setMember(e.currentTarget.value)}>
-            <option value="">{t('admin.choose')}</option>
-            {users
-              .filter((u) => u.username !== everyone)
-              .map((u) => (
-                <option value={u.username}>{u.username}</option>
-              ))}
-          </select>
+          <UserSelect name="member" required users={users} value={member} onChange={setMember} />
         </label>
         <button type="submit">{t('admin.groups.addMember')}</button>
       </form>

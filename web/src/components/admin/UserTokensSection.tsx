@@ -4,8 +4,8 @@ import { formatTime } from '../../lib/format.js';
 import { t } from '../../lib/i18n.js';
 import { TokenCells, type Token } from '../account/TokenCells.js';
 import { useAction } from '../account/useAction.js';
-import { everyone, type AdminUser } from './admin-data.js';
-import { AdminPanel } from './AdminPanel.js';
+import type { AdminUser } from './admin-data.js';
+import { AdminPanel, UserSelect } from './AdminPanel.js';
 import { Feedback } from './Feedback.js';
 
 /** The tokens of a chosen user (GET /v1/users/tokens): label, scopes, expiry, last use; each revoked after a confirmation. */
@@ -28,14 +28,7 @@ export function UserTokensSection({ users }: { users: AdminUser[] }) {
     <AdminPanel heading={t('admin.tokens.heading')}>
       <label>
         {t('admin.users.name')}{' '}
-        <select name="token-user" value={username} onChange={(e) => setUsername(e.currentTarget.value)}>
-          <option value="">{t('admin.choose')}</option>
-          {users
-            .filter((u) => u.username !== everyone)
-            .map((u) => (
-              <option value={u.username}>{u.username}</option>
-            ))}
-        </select>
+        <UserSelect name="token-user" users={users} value={username} onChange={setUsername} />
       </label>
       {tokens?.length === 0 && <p class="muted">{t('admin.tokens.none', { user: username })}</p>}
       {tokens && tokens.length > 0 && (
