@@ -176,6 +176,30 @@ describe('read state and the message tools in Chromium (issue 40, item 4)', { sk
     await context.close();
   });
 
+  it('takes in a history far past the size setting (50,000 messages, 7 MB) at once, keeping the newest that fit', async () => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    // Another server's answer (ntfy keeps 12 hours of a busy topic): a route, as no server here holds that much.
+    const time = Math.floor(Date.now() / 1000);
+    const line = (i: number): string => `${JSON.stringify({ id: `m${String(i).padStart(11, '0')}`, time, event: 'message', topic: 'flood', message: `${i} ${'y'.repeat(100)}` })}\n`;
+    const body = Array.from({ length: 50_000 }, (_, i) => line(i)).join('');
+    await page.route((url) => url.pathname === '/flood/json', (route) => route.fulfill({ status: 200, contentType: 'application/x-ndjson', body }));
+    const started = Date.now();
+    await page.goto(`${open.url}/flood`);
+    await page.locator('.card[data-id="m00000049999"]').waitFor({ timeout: 30_000 });
+    const took = Date.now() - started;
+    const stored = (await page.evaluate('localStorage.getItem("tocsin.subscriptions")')) as string;
+    const kept = (JSON.parse(stored) as { messages: { id: string }[] }[])[0]?.messages.map((m) => m.id) ?? [];
+    // About 170 characters a message: some 5,800 fit in the default 1,000,000, the newest of them.
+    assert.ok(kept.length > 5000 && kept.length < 6500, `${kept.length} kept`);
+    assert.equal(kept.at(-1), 'm00000049999');
+    assert.equal(kept[0], `m${String(50_000 - kept.length).padStart(11, '0')}`);
+    // One update for the whole history (under 3 s here): one message at a time, each a write of
+    // localStorage and a bound of the history, had shown nothing after 20 s.
+    assert.ok(took < 15_000, `${took} ms to show the newest`);
+    await context.close();
+  });
+
   it('names a topic (kept in the account as display_name) and mutes it: messages still listed, no browser notification', async () => {
     const context = await freshContext(browser, { permissions: ['notifications'] });
     const page = await logInAs(context, open.url, 'admin', adminPassword);

@@ -1,6 +1,9 @@
 import type { Message } from './message.js';
+import { defaultHistorySize } from './history.js';
+import { newestEvents } from './poll-body.js';
 import { authHeadersFor, authParamFor } from './server-users.js';
 import { serverOf, topicUrlOf, type Located } from './servers.js';
+import { settings } from './settings.js';
 
 /** Seconds to wait before the nth reconnect: quick at first, then no more than once a minute. */
 const backoffSeconds = [1, 2, 5, 10, 30, 60];
@@ -18,12 +21,15 @@ export interface ConnectionStatus {
 }
 
 export interface ConnectionEvents {
-  /** A message, or a message_delete / message_clear event; `live` is false for history. */
-  onEvent(event: Message, live: boolean): void;
+  /** Messages and message_delete / message_clear events, oldest first: a poll's history at once (`live` false), or one that came live. */
+  onEvents(events: readonly Message[], live: boolean): void;
   /** The server no longer held messages this topic missed while away (Tocsin's replay_gap event). */
   onGap(): void;
   onState(status: ConnectionStatus): void;
 }
+
+/** The events a subscription keeps (open and keepalive are not). */
+const kept = (event: Message): boolean => event.event === 'message' || event.event === 'message_delete' || event.event === 'message_clear';
 
 /** Seconds a 429's Retry-After asks for, when it gives a number. */
 function retryAfter(res: Response): number | undefined {
@@ -67,8 +73,13 @@ export class TopicConnection {
       if (res.status === 401 || res.status === 403) return this.events.onState({ state: 'denied' });
       if (res.status === 429) return this.reconnectLater('limited', retryAfter(res));
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      for (const line of (await res.text()).split('\n')) {
-        if (line.trim()) this.receive(JSON.parse(line) as Message, false);
+      const { gap, events } = await newestEvents(res, settings.value.historySize ?? defaultHistorySize);
+      if (this.closed) return;
+      if (gap) this.events.onGap();
+      const history = events.filter(kept);
+      if (history.length > 0) {
+        this.since = (history[history.length - 1] as Message).id;
+        this.events.onEvents(history, false);
       }
     } catch {
       return this.reconnectLater('retrying');
@@ -88,18 +99,18 @@ export class TopicConnection {
         this.attempts = 0;
         this.events.onState({ state: 'live' });
       }
-      this.receive(event, true);
+      this.receive(event);
     };
     socket.onclose = () => {
       if (this.socket === socket) this.reconnectLater('retrying');
     };
   }
 
-  private receive(event: Message, live: boolean): void {
+  private receive(event: Message): void {
     if (event.event === 'replay_gap') return this.events.onGap();
-    if (event.event !== 'message' && event.event !== 'message_delete' && event.event !== 'message_clear') return;
+    if (!kept(event)) return;
     this.since = event.id;
-    this.events.onEvent(event, live);
+    this.events.onEvents([event], true);
   }
 
   private reconnectLater(state: 'retrying' | 'limited', asked?: number): void {

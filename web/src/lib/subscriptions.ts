@@ -64,7 +64,7 @@ export function connectSubscriptions(): void {
       connections.set(
         key,
         new TopicConnection({ baseUrl: sub.baseUrl, topic: sub.topic }, sub.since, {
-          onEvent: (event, live) => receive(key, event, live),
+          onEvents: (events, live) => receive(key, events, live),
           onGap: () => setGap(key, true),
           onState: (status) => connectionStates.update((states) => ({ ...states, [key]: status })),
         }),
@@ -115,27 +115,40 @@ export function routeKey(r: Route): string | undefined {
 /** Whether the visitor sees the page of subscription `key` now: what arrives there is read as it arrives. */
 const onScreen = (key: string): boolean => document.visibilityState === 'visible' && routeKey(route.value) === key;
 
-function receive(key: string, event: Message, live: boolean): void {
+/**
+ * Takes in `events` (oldest first) for the subscription of `key`: a poll's history in one
+ * update of the store (one write of localStorage, one bound of the history), not one per
+ * message, which made a first subscription to a busy topic quadratic; or one live event.
+ */
+function receive(key: string, events: readonly Message[], live: boolean): void {
   const sub = subscriptionOf(key);
-  const known = sub?.messages.some((m) => m.id === event.id) ?? false;
-  subscriptions.update((subs) =>
-    subs.map((sub) => {
-      if (subscriptionKey(sub) !== key) return sub;
-      let messages = sub.messages;
-      if (event.event === 'message_delete') messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
-      // Marked read elsewhere (another device, ntfy's apps, or this page's Mark read).
-      else if (event.event === 'message_clear') messages = messages.map((m) => (m.unread && (m.sequence_id ?? m.id) === event.sequence_id ? { ...m, unread: false } : m));
-      else if (event.event === 'message') {
-        if (messages.some((m) => m.id === event.id)) return { ...sub, since: event.id };
-        // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
-        const received = onScreen(key) ? event : { ...event, unread: true };
-        messages = [...messages.filter((m) => !event.sequence_id || m.sequence_id !== event.sequence_id), received];
-      }
-      return { ...sub, since: event.id, messages };
-    }),
-  );
-  if (event.event === 'message') boundStoredHistory();
-  if (sub && live && !known && !sub.muted && event.event === 'message' && (event.priority ?? 3) >= settings.value.minPriority) notify(event, { path: pathOf(sub), pushed: !sub.baseUrl, open: () => navigate(pathOf(sub)) });
+  if (!sub) return;
+  const known = new Set(sub.messages.map((m) => m.id));
+  subscriptions.update((subs) => subs.map((s) => (subscriptionKey(s) === key ? applied(s, events, onScreen(key)) : s)));
+  if (events.some((e) => e.event === 'message')) boundStoredHistory();
+  if (!live || sub.muted) return;
+  for (const event of events) {
+    if (event.event === 'message' && !known.has(event.id) && (event.priority ?? 3) >= settings.value.minPriority) notify(event, { path: pathOf(sub), pushed: !sub.baseUrl, open: () => navigate(pathOf(sub)) });
+  }
+}
+
+/** `sub` with `events` applied in order; a message arriving while its page is `seen` is read at once. */
+function applied(sub: Subscription, events: readonly Message[], seen: boolean): Subscription {
+  let messages = [...sub.messages];
+  const ids = new Set(messages.map((m) => m.id));
+  for (const event of events) {
+    if (event.event === 'message_delete') messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
+    // Marked read elsewhere (another device, ntfy's apps, or this page's Mark read).
+    else if (event.event === 'message_clear') messages = messages.map((m) => (m.unread && (m.sequence_id ?? m.id) === event.sequence_id ? { ...m, unread: false } : m));
+    else if (event.event === 'message' && !ids.has(event.id)) {
+      ids.add(event.id);
+      // An update of an earlier message (same sequence_id) takes its place (ntfy 2.16).
+      if (event.sequence_id) messages = messages.filter((m) => m.sequence_id !== event.sequence_id);
+      messages.push(seen ? event : { ...event, unread: true });
+    }
+  }
+  const newest = events[events.length - 1];
+  return { ...sub, since: newest ? newest.id : sub.since, messages };
 }
 
 /** Marks every message of subscription `key` read in this browser (the visitor opened its page). */
