@@ -36,7 +36,7 @@ export class TopicRetention {
 
   /** The retention of `topic`: its most specific entry's, with cache-duration where the entry sets none. */
   of(topic: string): Retention {
-    const rule = this.rules.find((r) => r.matches.test(topic));
+    const rule = this.matching(topic);
     return rule ? { cacheDurationMs: rule.cacheDurationMs, maxMessages: rule.maxMessages } : { cacheDurationMs: this.defaultMs, maxMessages: 0 };
   }
 
@@ -48,11 +48,16 @@ export class TopicRetention {
    * where no entry sets a duration: an entry is the admin's word on that topic.
    */
   expiresAt(time: number, topic: string, ttlMs = Infinity, ownMs?: number): number | undefined {
-    const rule = this.rules.find((r) => r.matches.test(topic));
+    const rule = this.matching(topic);
     const cacheDurationMs = rule?.cacheDurationMs ?? this.defaultMs;
     if (cacheDurationMs <= 0) return undefined;
     const durationMs = rule?.setsDuration || ownMs === undefined ? cacheDurationMs : ownMs;
     return time + Math.floor(Math.min(durationMs, ttlMs) / 1000);
+  }
+
+  /** The most specific entry matching `topic` (rules are sorted so), if any. */
+  private matching(topic: string): Rule | undefined {
+    return this.rules.find((r) => r.matches.test(topic));
   }
 
   /** True when some entry limits how many messages a topic keeps: the prune then trims. */

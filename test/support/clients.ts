@@ -202,3 +202,24 @@ export function postChunked(url: string, body: Buffer, headers: Record<string, s
     req.end();
   });
 }
+
+/** A GET's answer as it came: status line, headers and the body's raw bytes. */
+export interface RawReply {
+  status: number;
+  statusMessage: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A GET as raw bytes (fetch would decompress them and follow redirects). */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    request(`${base}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}

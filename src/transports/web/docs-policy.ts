@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Parser } from 'htmlparser2';
+import { always } from './page-policy.js';
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -36,9 +37,6 @@ export function docsPagePolicy(html: string): string {
     ["script-src 'self'", ...scripts].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'self'",
+    ...always,
   ].join('; ');
 }

@@ -1,3 +1,6 @@
+/** What every page's policy says, whoever built it (the docs' too): no plugins, no <base>, no framing, forms to this server only. */
+export const always: readonly string[] = ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"];
+
 /**
  * The Content-Security-Policy a page is served with (issue 33, finding 8): the web app keeps
  * its session token in localStorage, so a script injected into it (a message's link, a
@@ -10,7 +13,6 @@
  * <base>, no framing, forms to this server only.
  */
 export function pagePolicy(ownBuild: boolean): string {
-  const always = ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"];
   if (!ownBuild) return always.join('; ');
   // Connections go anywhere over http(s) and ws(s): the app subscribes and publishes to other
   // servers the visitor names (issue 40, as ntfy's web app, which sets no policy), and sends
