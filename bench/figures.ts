@@ -23,6 +23,8 @@ export interface Sizes {
   fanoutFixedMessages: number;
   fanoutFixedRate: number;
   fanoutMaxSeconds: number;
+  /** Requests the fan-out's full-rate publisher keeps in flight. */
+  fanoutPublishers: number;
   idleSubscribers: number;
   replayMessages: number;
   mixedTopics: number;
@@ -68,6 +70,7 @@ export const fullSizes: Sizes = {
   fanoutFixedMessages: 25,
   fanoutFixedRate: 5,
   fanoutMaxSeconds: 5,
+  fanoutPublishers: 4,
   idleSubscribers: 10000,
   replayMessages: 10000,
   mixedTopics: 1000,
@@ -99,6 +102,7 @@ export const quickSizes: Sizes = {
   fanoutFixedMessages: 2,
   fanoutFixedRate: 4,
   fanoutMaxSeconds: 1,
+  fanoutPublishers: 4,
   idleSubscribers: 50,
   replayMessages: 200,
   mixedTopics: 10,

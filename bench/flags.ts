@@ -28,6 +28,7 @@ const listFlags: Record<string, ListKey> = { subscribers: 'fanoutSubscribers', '
 const numberFlags: Record<string, NumberKey> = {
   'publish-seconds': 'publishSeconds',
   'fanout-seconds': 'fanoutMaxSeconds',
+  'fanout-publishers': 'fanoutPublishers',
   'idle-subscribers': 'idleSubscribers',
   'replay-messages': 'replayMessages',
   'mixed-topics': 'mixedTopics',

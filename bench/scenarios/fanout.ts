@@ -66,7 +66,7 @@ export const fanoutScenario: Scenario = async (target, sizes, load) => {
       const cpuBefore = subscriberCpu(load);
       const serverBefore = cpuSeconds(target.pid);
       const start = performance.now();
-      const max = await load.publisher.call<{ sent: number }>('run', { url: target.url, topics: [topic], rate: 0, durationMs: sizes.fanoutMaxSeconds * 1000, limit: 1e9, concurrency: 4 });
+      const max = await load.publisher.call<{ sent: number }>('run', { url: target.url, topics: [topic], rate: 0, durationMs: sizes.fanoutMaxSeconds * 1000, limit: 1e9, concurrency: sizes.fanoutPublishers });
       const fast = await collect(load, max.sent * n, 10_000);
       const seconds = (fast.at - start) / 1000;
       const serverAfter = cpuSeconds(target.pid);

@@ -10,10 +10,10 @@ interface Waiting {
 
 interface Lane {
   queue: Waiting[];
-  /** A commit is gathering, preparing, or waiting for the insert before it: the adds arriving now wait for the next. */
+  /** A commit is gathering, or waiting for the insert before it: the adds arriving now wait for the next. */
   taking: boolean;
   /** The insert in flight, settled either way (order only: each commit answers its own adds). */
-  inserting: Promise<void>;
+  inserting?: Promise<void> | undefined;
   /** The sources of the last two commits: those a commit waits for (see gather). */
   active: Set<unknown>[];
   /** Adds taken and not yet answered, by source. */
@@ -27,27 +27,18 @@ interface Lane {
 /** The longest a commit waits for the adds of sources that were in the last ones (see gather). */
 const gatherMaxMs = 10;
 
-/** The commit's two steps (MessageCache's `prepare` and `add`): only the second needs the log's next position. */
-export interface CommitSteps {
-  prepare?(entries: readonly CacheEntry[]): Promise<void>;
-  add(entries: readonly CacheEntry[], prepared: boolean): Promise<Added>;
-}
+/** A commit of entries to the log (MessageCache's `add`). */
+export type Add = (entries: readonly CacheEntry[]) => Promise<Added>;
 
 /**
  * The commits of one log, merged: every add() that arrives for the same log (this node's
- * publish pipeline, the adds its peers forward) while a commit prepares waits, and the next
- * commit takes them all, each answered with its own entries' sequence numbers. On a log
- * every node appends to, this is what keeps the commits big and the nodes from racing
- * each other for its next position (one leader per log commits, see peer-links.ts).
- *
- * Two commits overlap: the next one prepares (MongoDB: reserves its ids, a round trip)
- * while the one before it inserts, and inserts when that insert ended. The nodes' adds come
- * in several groups (each node sends its next once its last was answered), so a
- * commit's insert and the next group's reservation share a round trip: on FerretDB at
- * 5 ms each way three nodes committed a merged batch every ~55 ms without this (reserve
- * 22, insert 33). Order holds: inserts run in the order their commits took their adds,
- * and adds in arrival order. A failed commit fails every add it took; `replaced` lists
- * what the whole commit replaced (cancelling a job twice is harmless).
+ * publish pipeline, the adds its peers forward) while a commit is in flight waits, and the
+ * next commit takes them all, each answered with its own entries' sequence numbers. On a
+ * log every node appends to, this is what keeps the commits big and the nodes from racing
+ * each other for its next position (one leader per log commits, see peer-links.ts). Order
+ * holds: one insert at a time, adds in arrival order. A failed commit fails every add it
+ * took; `replaced` lists what the whole commit replaced (cancelling a job twice is
+ * harmless).
  *
  * Each source (a node's pipeline for this log) has at most one add here at a time: it sends
  * the next when the last is answered. So a commit waits, briefly, for the sources of the
@@ -59,11 +50,11 @@ export interface CommitSteps {
 export class MergedAdds {
   private readonly lanes = new Map<number, Lane>();
 
-  constructor(private readonly steps: CommitSteps) {}
+  constructor(private readonly add: Add) {}
 
   commit(log: number, entries: readonly CacheEntry[], source: unknown): Promise<Added> {
     let lane = this.lanes.get(log);
-    if (!lane) this.lanes.set(log, (lane = { queue: [], taking: false, inserting: Promise.resolve(), active: [], taken: new Map(), lastMs: 0 }));
+    if (!lane) this.lanes.set(log, (lane = { queue: [], taking: false, active: [], taken: new Map(), lastMs: 0 }));
     const own = lane;
     return new Promise((resolve, reject) => {
       own.queue.push({ entries, source, resolve, reject });
@@ -72,28 +63,23 @@ export class MergedAdds {
     });
   }
 
-  /** Takes what waits, prepares it, and starts its insert once the one before it ended; again while adds wait. */
+  /** Takes what waits once the insert before it ended, and inserts it; again while adds wait. */
   private async take(lane: Lane): Promise<void> {
     lane.taking = true;
     while (lane.queue.length > 0) {
-      // Not awaited when there is nothing to wait for: the adds of this turn are taken now.
+      // Neither awaited when there is nothing to wait for: the adds of this turn are taken now.
       const gathering = this.gather(lane);
       if (gathering) await gathering;
+      if (lane.inserting) await lane.inserting;
       const taken = lane.queue.splice(0);
       const startedAt = performance.now();
       const sources = new Set(taken.map((w) => w.source));
       lane.active = [lane.active.at(-1) ?? new Set(), sources];
       for (const { source } of taken) lane.taken.set(source, (lane.taken.get(source) ?? 0) + 1);
-      const entries = taken.flatMap((w) => w.entries);
-      try {
-        await this.steps.prepare?.(entries);
-      } catch (err) {
-        this.answered(lane, taken, startedAt);
-        for (const w of taken) w.reject(err);
-        continue;
-      }
-      await lane.inserting;
-      lane.inserting = this.insert(lane, taken, entries, startedAt);
+      const inserting = this.insert(lane, taken, startedAt).finally(() => {
+        if (lane.inserting === inserting) lane.inserting = undefined;
+      });
+      lane.inserting = inserting;
     }
     lane.taking = false;
   }
@@ -123,9 +109,9 @@ export class MergedAdds {
     });
   }
 
-  private async insert(lane: Lane, taken: readonly Waiting[], entries: readonly CacheEntry[], startedAt: number): Promise<void> {
+  private async insert(lane: Lane, taken: readonly Waiting[], startedAt: number): Promise<void> {
     try {
-      const { seqs, replaced } = await this.steps.add(entries, this.steps.prepare !== undefined);
+      const { seqs, replaced } = await this.add(taken.flatMap((w) => w.entries));
       this.answered(lane, taken, startedAt);
       let at = 0;
       for (const w of taken) w.resolve({ seqs: seqs.slice(at, (at += w.entries.length)), replaced });

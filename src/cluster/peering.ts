@@ -37,17 +37,14 @@ export class Peering {
     log: ServerContext['log'],
     metrics: Metrics | undefined,
   ) {
-    this.merged = new MergedAdds({ ...(cache.prepare && { prepare: cache.prepare.bind(cache) }), add: (entries, prepared) => cache.add(entries, prepared) });
+    this.merged = new MergedAdds((entries) => cache.add(entries));
     this.links = new PeerLinks(peers, { secret: config.clusterSecret, refreshMs, log, observer: metrics });
   }
 
   /**
    * Commits a publish pipeline's entries (Publisher's `add`): through the log's leader
-   * when it is a peer, else merged with the adds forwarded here, the ids reserved once for
-   * the merged commit (reserving on each node instead took the whole cluster's
-   * FerretDB more work than the leader's round trip saved), while the commit before it
-   * inserts. Entries of several logs (not
-   * from the pipeline's lanes) commit here as they are.
+   * when it is a peer, else merged with the adds forwarded here. Entries of several logs
+   * (not from the pipeline's lanes) commit here as they are.
    */
   add(entries: readonly CacheEntry[]): Promise<Added> {
     const log = this.logOfAll(entries);

@@ -79,8 +79,12 @@ export interface Trimmed {
  * The message cache port. Contract, for every implementation:
  * - `add` commits the whole batch atomically, in order, before its promise resolves;
  *   each entry's commit sequence number (strictly increasing across calls) is returned
- *   in the same order. A message that is acknowledged is never lost. Ids are unique: a
- *   batch holding an id the cache already holds fails and leaves none of its entries.
+ *   in the same order. A message that is acknowledged is never lost. A batch holding
+ *   one id twice fails and leaves none of its entries. Ids are unique because the server
+ *   makes them at random (12 characters of 62, 71 bits, as ntfy's), not because `add`
+ *   looks for them among those it holds: SQLite and PostgreSQL refuse a batch holding an
+ *   id they hold (a unique index, at no cost), MongoDB does not look (a write per
+ *   message: see mongo/message-cache.ts).
  * - In the same transaction, an entry with a sequence id (a message, or a message_delete
  *   event) first deletes the scheduled messages of its topic still waiting under that
  *   sequence id: the spec's "replaced" and "deleted (never delivered)" transitions.
@@ -106,14 +110,7 @@ export interface Trimmed {
  *   and each scheduled message is released or replaced by exactly one of them.
  */
 export interface MessageCache {
-  /** Commits `entries`; `prepared`: `prepare` already did its part for them. */
-  add(entries: readonly CacheEntry[], prepared?: boolean): Promise<Added>;
-  /**
-   * The part of a commit that needs no position in the log (MongoDB: reserving the ids), so
-   * that it can run while the commit before it inserts (cluster/merged-adds.ts). Nothing of
-   * it is left when it fails. Absent: `add` does everything.
-   */
-  prepare?(entries: readonly CacheEntry[]): Promise<void>;
+  add(entries: readonly CacheEntry[]): Promise<Added>;
   /**
    * The ordered log `topic`'s messages commit to, in a store of several (`database-shards`):
    * commits to different logs may be in flight at once (see Publisher). Absent: one log.

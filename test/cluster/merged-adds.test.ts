@@ -13,8 +13,8 @@ class HeldAdd {
   private readonly release: (() => void)[] = [];
   failNext = false;
 
-  add = (entries: readonly CacheEntry[], prepared = false): Promise<Added> => {
-    this.calls.push(entries.map((e) => `${e.message.id}${prepared ? '+' : ''}`));
+  add = (entries: readonly CacheEntry[]): Promise<Added> => {
+    this.calls.push(entries.map((e) => e.message.id));
     return new Promise((resolve, reject) =>
       this.release.push(() => {
         if (this.failNext) {
@@ -47,26 +47,10 @@ async function answerAfter(held: HeldAdd, ms: number, count: number): Promise<vo
   }
 }
 
-/** A cache's prepare that ends when told to (MongoDB's id reservation), failing when asked. */
-class HeldPrepare {
-  readonly calls: string[][] = [];
-  private readonly release: ((fail: boolean) => void)[] = [];
-
-  prepare = (entries: readonly CacheEntry[]): Promise<void> => {
-    this.calls.push(entries.map((e) => e.message.id));
-    return new Promise((resolve, reject) => this.release.push((fail) => (fail ? reject(new Error('ids held')) : resolve())));
-  };
-
-  async endOne(fail = false): Promise<void> {
-    this.release.shift()?.(fail);
-    await settled();
-  }
-}
-
-describe('merged adds — one insert in flight per log, the next commit taking every add that waited and preparing meanwhile', () => {
+describe('merged adds — one insert in flight per log, the next commit taking every add that waited', () => {
   it('adds that arrive during a commit go in the next one, in order, each answered with its own numbers', async () => {
     const held = new HeldAdd();
-    const merged = new MergedAdds({ add: held.add });
+    const merged = new MergedAdds(held.add);
     const first = merged.commit(0, [entry('a')], self);
     const second = merged.commit(0, [entry('b'), entry('c')], self);
     const third = merged.commit(0, [entry('d')], self);
@@ -84,7 +68,7 @@ describe('merged adds — one insert in flight per log, the next commit taking e
 
   it('a failed commit fails every add it took, and the next adds commit', async () => {
     const held = new HeldAdd();
-    const merged = new MergedAdds({ add: held.add });
+    const merged = new MergedAdds(held.add);
     const first = merged.commit(0, [entry('a')], self);
     const second = merged.commit(0, [entry('b')], self);
     const third = merged.commit(0, [entry('c')], self);
@@ -102,51 +86,10 @@ describe('merged adds — one insert in flight per log, the next commit taking e
     assert.deepEqual(held.calls, [['a'], ['b', 'c'], ['d']]);
   });
 
-  it('the next commit prepares while the one before it inserts, and inserts after it, in order', async () => {
-    const [held, prep] = [new HeldAdd(), new HeldPrepare()];
-    const merged = new MergedAdds({ prepare: prep.prepare, add: held.add });
-    const first = merged.commit(0, [entry('a')], self);
-    await settled();
-    const second = merged.commit(0, [entry('b')], self);
-    await settled();
-    assert.deepEqual([prep.calls, held.calls], [[['a']], []], 'b waits while a prepares');
-    await prep.endOne();
-    assert.deepEqual([prep.calls, held.calls], [[['a'], ['b']], [['a+']]], 'b prepares while a inserts');
-    const third = merged.commit(0, [entry('c')], self);
-    await prep.endOne();
-    assert.deepEqual(held.calls, [['a+']], 'b prepared, its insert waits for a\'s');
-    await held.commitOne();
-    assert.deepEqual(await first, { seqs: [1], replaced: ['r1'] });
-    assert.deepEqual([prep.calls, held.calls], [[['a'], ['b'], ['c']], [['a+'], ['b+']]]);
-    await prep.endOne();
-    await held.commitOne();
-    await held.commitOne();
-    assert.deepEqual([await second, await third], [{ seqs: [2], replaced: ['r1'] }, { seqs: [3], replaced: ['r1'] }]);
-  });
-
-  it('a failed prepare fails its own adds only; the insert before it and the commit after it stand', async () => {
-    const [held, prep] = [new HeldAdd(), new HeldPrepare()];
-    const merged = new MergedAdds({ prepare: prep.prepare, add: held.add });
-    const first = merged.commit(0, [entry('a')], self);
-    await settled();
-    await prep.endOne();
-    const failed = assert.rejects(merged.commit(0, [entry('b')], self), /ids held/);
-    await settled();
-    await prep.endOne(true);
-    await failed;
-    const third = merged.commit(0, [entry('c')], self);
-    await settled();
-    await prep.endOne();
-    await held.commitOne();
-    await held.commitOne();
-    assert.deepEqual([await first, await third], [{ seqs: [1], replaced: ['r1'] }, { seqs: [2], replaced: ['r1'] }]);
-    assert.deepEqual(held.calls, [['a+'], ['c+']]);
-  });
-
   it('a commit waits, briefly, for the recent sources that have no add queued or taken, and takes them together', async () => {
     // given: commits of this node's add, then of two peers' adds, each answered after 40 ms
     const held = new HeldAdd();
-    const merged = new MergedAdds({ add: held.add });
+    const merged = new MergedAdds(held.add);
     const first = [merged.commit(0, [entry('a1')], self), merged.commit(0, [entry('b1')], peerA), merged.commit(0, [entry('c1')], peerB)];
     await settled();
     await answerAfter(held, 40, 2);
@@ -169,7 +112,7 @@ describe('merged adds — one insert in flight per log, the next commit taking e
   it('a source that stopped sending is waited for at most half a commit\'s time, in the next two commits only', async () => {
     // given: commits of this node's add, then of a peer's, each answered after 20 ms
     const held = new HeldAdd();
-    const merged = new MergedAdds({ add: held.add });
+    const merged = new MergedAdds(held.add);
     const first = [merged.commit(0, [entry('a1')], self), merged.commit(0, [entry('b1')], peerA)];
     await settled();
     await answerAfter(held, 20, 2);

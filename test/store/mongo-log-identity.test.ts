@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MongoNetworkError, MongoServerError } from 'mongodb';
-import { DuplicateIdError, MessageIds } from '../../src/store/mongo/message-ids.js';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
 import type { LostRange } from '../../src/store/live-feed.js';
 import { LogTail, type TailSource } from '../../src/store/mongo/message-log-tail.js';
 import { HeadsBoard, LogHeads } from '../../src/store/mongo/log-heads.js';
-import { bulkDuplicateKeys, writeConcernTimeout } from '../support/driver-errors.js';
+import { writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';
 
@@ -189,26 +188,6 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
     const deadline = Date.now() + 2000;
     while (!(await heads.highest()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(await heads.highest(), { _id: 5, last: 7, by: 'w.3' });
-  });
-
-  it('ids — a reservation whose answer was lost and whose retry FerretDB refused holds its ids (a stubbed insertMany stands in for the driver\'s retry)', async () => {
-    // given
-    const db = (await connect()).db((await ferretDb()).databaseName('retried-ids'));
-    const ids = MessageIds.open(db);
-    const held = db.collection<{ _id: string }>('message_ids');
-    await ids.reserve([{ id: 'other', expires: 9 }]);
-    const insertMany = held.insertMany.bind(held);
-    const stub = (async (docs: { _id: string }[], options: object) => {
-      await insertMany(docs, options);
-      throw bulkDuplicateKeys(docs.length, docs.map((_, i) => i));
-    }) as typeof held.insertMany;
-    const reserving = ids as unknown as { held: typeof held };
-    reserving.held = Object.assign(Object.create(held) as typeof held, { insertMany: stub });
-
-    // when / then: its own ids reserved, an id another reservation holds refused
-    await ids.reserve([{ id: 'mine', expires: 9 }, { id: 'also-mine', expires: 9 }]);
-    assert.equal(await held.countDocuments({ _id: 'mine' }), 1);
-    await assert.rejects(ids.reserve([{ id: 'other', expires: 9 }]), (err) => err instanceof DuplicateIdError && err.ids.join() === 'other');
   });
 
   it('log — after a write concern error the next append starts at the chain head as it is, below what the node knew (a delete stands in for the rollback, a stubbed insertOne for the driver\'s answer)', async () => {

@@ -33,7 +33,7 @@ const mongo: Open<MessageCache> = async (location) => {
 };
 
 describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
-  describeMessageCache('mongodb', mongo, { shared: true });
+  describeMessageCache('mongodb', mongo, { shared: true, heldIdsUnchecked: 'ids are random; MongoDB does not pay a write per id to look (mongo/message-cache.ts)' });
 
   it('cache — a scheduled message whose waiting copy a crash lost is released from the log, once', async () => {
     // given: a scheduled message, and what a crash between its log insert and its copy leaves
@@ -70,8 +70,8 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.deepEqual(await ids(cache, 'many', { kind: 'all' }), [...newest.slice(1).map((m) => m.id), later.id]);
   });
 
-  it('cache — an import cut off between reserving its ids and its log insert is completed by the next', async () => {
-    // given: ids an import reserved before its process died, its messages in no batch
+  it('cache — an import cut off between recording its ids and its log insert is completed by the next', async () => {
+    // given: ids an import recorded before its process died, its messages in no batch
     const { cache, db } = await openCache((await ferretDb()).databaseName('import-cut'));
     const [a, b] = [message('cut', { time: now - 20 }), message('cut', { time: now - 10 })];
     await db.collection<{ _id: string; expires: number }>('message_ids').insertOne({ _id: a.id, expires: a.expires as number });

@@ -114,7 +114,7 @@ export const logCollection = (shard: number): string => (shard === 0 ? 'messages
  * sparse unique index on the scalar `claim`, which decides while the log holds the
  * claiming batch (release-claims.ts keeps each claim beyond that). FerretDB 1.24 does not enforce a unique index
  * across the elements of arrays (measured: a second document holding an element of the
- * first's array was accepted), so message ids are kept unique by `message-ids.ts` instead.
+ * first's array was accepted); message ids are random, and not checked (see MessageCache).
  */
 export class MessageLog {
   /** The newest batch this process has seen (its position and identity): where its next insert tries first. */
@@ -342,7 +342,6 @@ export class MessageLog {
       } catch (err) {
         if (!isDuplicateKey(err)) {
           this.stale = true;
-          await this.reload().catch(() => undefined);
           throw err;
         }
         // Those before the refused one stand, and any the driver's retry found written.
@@ -383,8 +382,9 @@ export class MessageLog {
       await this.batches.insertOne(batch);
     } catch (err) {
       if (!isDuplicateKey(err)) {
+        // The next insert reloads the head first; not now, which would hold this failure's
+        // answer while a database that did not answer the insert may not answer the read.
         this.stale = true;
-        await this.reload().catch(() => undefined);
         throw err;
       }
       // Taken: the next try goes after the batch that took it, or after the highest head

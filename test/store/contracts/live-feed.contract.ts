@@ -140,10 +140,11 @@ export function describeLiveFeed(name: string, open: Open<Store>, options: FeedS
     it('live feed — nothing is emitted for a batch whose commit failed', async () => {
       const { feed, publisher, events$, commitErrors } = await pipeline();
       const held = await publisher.publish(message('fail'), live);
-      const failing = [publisher.publish(message('fail'), live), publisher.publish(message('fail'), uncached), publisher.publish(message('fail', { id: held.head.id }), live)];
+      const twice = message('fail');
+      const failing = [publisher.publish(message('fail'), live), publisher.publish(message('fail'), uncached), publisher.publish(twice, live), publisher.publish({ ...twice }, live)];
       const results = await Promise.allSettled(failing);
-      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected'], 'an id already held fails the whole batch');
-      assert.deepEqual(commitErrors, [3]);
+      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected'], 'an id twice in one batch fails the whole batch');
+      assert.deepEqual(commitErrors, [4]);
       assert.deepEqual(idsOf(await first(events$, 1)), [held.head.id], 'a feed may emit after the publish is answered');
       assert.equal(positionIn(feed.position, options.logOf?.('fail') ?? 0), held.seq);
       const next = await publisher.publish(message('fail'), live);

@@ -6,11 +6,16 @@ import { entry, gapOf, idOf, ids, message, now } from './cache-messages.js';
 import { closedAfter, type Open, type SuiteOptions } from './instances.js';
 import { describeSharedMessageCache } from './shared-message-cache.contract.js';
 
+export interface CacheSuiteOptions {
+  /** Why the store does not look for a batch's ids among those it holds (MongoDB's: see the port's contract); absent where it does. */
+  heldIdsUnchecked?: string;
+}
+
 /**
  * The contract of the MessageCache port (src/store/message-cache.ts), for every backend:
  * a runner calls this with the backend's factory. Each case opens its own fresh database.
  */
-export function describeMessageCache(name: string, open: Open<MessageCache>, options: SuiteOptions): void {
+export function describeMessageCache(name: string, open: Open<MessageCache>, options: SuiteOptions & CacheSuiteOptions): void {
   describe(`message cache contract — ${name}`, () => {
     const opened = closedAfter(open);
     const create = async (): Promise<MessageCache> => (await opened()).instance;
@@ -30,19 +35,25 @@ export function describeMessageCache(name: string, open: Open<MessageCache>, opt
       assert.deepEqual(await ids(cache, 'a', { kind: 'all' }), [...first, next, ...many].map((m) => m.id));
     });
 
-    it('a batch that fails leaves none of its entries', async () => {
+    it('a batch holding an id twice fails and leaves none of its entries', async () => {
       const cache = await create();
       const held = message('atomic');
       await cache.add([entry(held)]);
-      const fresh = message('atomic');
-      await assert.rejects(cache.add([entry(fresh), entry(held)]), 'an id already held fails the batch');
+      const [fresh, twice] = [message('atomic'), message('atomic')];
+      await assert.rejects(cache.add([entry(fresh), entry(twice), entry(twice)]), 'an id twice in one batch fails it');
       assert.deepEqual(await ids(cache, 'atomic', { kind: 'all' }), [held.id]);
       assert.equal(await cache.count(), 1);
       await cache.add([entry(fresh)]);
       assert.deepEqual(await ids(cache, 'atomic', { kind: 'id', id: held.id }), [fresh.id], 'the failed batch left no trace of its ids');
-      const twice = message('atomic');
-      await assert.rejects(cache.add([entry(twice), entry(twice)]), 'an id twice in one batch fails it');
-      assert.equal(await cache.count(), 2);
+    });
+
+    it('a batch holding an id the cache holds fails and leaves none of its entries', { skip: options.heldIdsUnchecked }, async () => {
+      const cache = await create();
+      const held = message('atomic');
+      await cache.add([entry(held)]);
+      await assert.rejects(cache.add([entry(message('atomic')), entry(held)]), 'an id already held fails the batch');
+      assert.deepEqual(await ids(cache, 'atomic', { kind: 'all' }), [held.id]);
+      assert.equal(await cache.count(), 1);
     });
 
     it('replay honours since: all, latest, none, time and id (unknown id means all)', async () => {
