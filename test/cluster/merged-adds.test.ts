@@ -86,7 +86,7 @@ describe('merged adds — one insert in flight per log, the next commit taking e
     assert.deepEqual(held.calls, [['a'], ['b', 'c'], ['d']]);
   });
 
-  it('a commit waits, briefly, for the recent sources that have no add queued or taken, and takes them together', async () => {
+  it('a commit waits, briefly, for the recent sources that have no add queued, and takes them together', async () => {
     // given: commits of this node's add, then of two peers' adds, each answered after 40 ms
     const held = new HeldAdd();
     const merged = new MergedAdds(held.add);
@@ -107,6 +107,30 @@ describe('merged adds — one insert in flight per log, the next commit taking e
     assert.deepEqual(held.calls, [['a1'], ['b1', 'c1'], ['a2', 'b2', 'c2']]);
     await held.commitOne();
     assert.deepEqual(await Promise.all([...second, third]), [4, 5, 6].map((n) => ({ seqs: [n], replaced: ['r1'] })));
+  });
+
+  it('once an insert ended, the next commit waits briefly for the sources it answered, and takes them with the add that waited during it', async () => {
+    // given: a commit of two peers' adds in flight for 20 ms, this node's next add waiting meanwhile
+    const held = new HeldAdd();
+    const merged = new MergedAdds(held.add);
+    const first = merged.commit(0, [entry('a1')], self);
+    const peers = [merged.commit(0, [entry('b1')], peerA), merged.commit(0, [entry('c1')], peerB)];
+    await settled();
+    await answerAfter(held, 20, 1);
+    await first;
+    const waiting = merged.commit(0, [entry('a2')], self);
+    await answerAfter(held, 20, 1);
+    await Promise.all(peers);
+
+    // when: the answered peers send their next adds a few milliseconds later
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const again = [merged.commit(0, [entry('b2')], peerA), merged.commit(0, [entry('c2')], peerB)];
+    await settled();
+
+    // then: the commit after the insert waited for them
+    assert.deepEqual(held.calls, [['a1'], ['b1', 'c1'], ['a2', 'b2', 'c2']]);
+    await held.commitOne();
+    assert.deepEqual(await Promise.all([waiting, ...again]), [4, 5, 6].map((n) => ({ seqs: [n], replaced: ['r1'] })));
   });
 
   it('a source that stopped sending is waited for at most half a commit\'s time, in the next two commits only', async () => {
