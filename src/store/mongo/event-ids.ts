@@ -13,8 +13,8 @@ export function assertDistinctIds(events: readonly LogEvent[]): void {
   if (repeated.length > 0) throw new DuplicateIdError(repeated);
 }
 
-export class DuplicateIdError extends Error {
-  constructor(readonly ids: string[]) {
+class DuplicateIdError extends Error {
+  constructor(ids: readonly string[]) {
     super(`message id twice in one batch: ${ids.join(', ')}`);
     this.name = 'DuplicateIdError';
   }

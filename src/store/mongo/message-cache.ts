@@ -72,8 +72,7 @@ export class MongoMessageCache implements MessageCache {
   async add(entries: readonly CacheEntry[]): Promise<Added> {
     const events = entries.map(toEvent);
     assertDistinctIds(events);
-    const appended: LogBatch[] = [];
-    const replaced = await writing(() => this.insert(entries, events, appended));
+    const { replaced, appended } = await writing(() => this.insert(entries, events));
     const committed = appended.flatMap(found);
     const waiting = committed.filter(({ event }) => event.kind === 'waiting');
     await this.scheduled.hold(waiting).catch(this.onError);
@@ -84,24 +83,22 @@ export class MongoMessageCache implements MessageCache {
   }
 
   /**
-   * The batch's log inserts into `appended`, after the claims of the waiting messages it
-   * replaces; answers those. Each shard's events go to its log, all logs at once. A batch
+   * The batch's log inserts, after the claims of the waiting messages it replaces; answers
+   * those and the batches written. Each shard's events go to its log, all logs at once. A batch
    * too big for one document is written as several in order, in one round trip
    * (batch-drafts.ts, MessageLog.appendAll): should one fail, those before it (and other
    * logs' inserts) stand, committed and delivered, though the publishes of the whole batch
    * fail (as a write whose acknowledgement was lost).
    */
-  private async insert(entries: readonly CacheEntry[], events: LogEvent[], appended: LogBatch[]): Promise<string[]> {
+  private async insert(entries: readonly CacheEntry[], events: LogEvent[]): Promise<{ replaced: string[]; appended: LogBatch[] }> {
     const replaced = await this.replaceWaiting(entries, events);
+    const appended: LogBatch[] = [];
     await this.eachLog(events, async (log, own) => {
       const mine: LogBatch[] = [];
-      const committed = (batch: LogBatch): void => {
-        mine.push(batch);
-        appended.push(batch);
-      };
-      await this.counted(own, () => log.appendAll(batchDrafts(own), committed), () => mine.flatMap((b) => b.events));
+      await this.counted(own, () => log.appendAll(batchDrafts(own), (batch) => mine.push(batch)), () => mine.flatMap((b) => b.events));
+      appended.push(...mine);
     });
-    return replaced;
+    return { replaced, appended };
   }
 
   /** Runs `write` for each log's events (in order), all logs at once; fails with the first failure once all ended. */
