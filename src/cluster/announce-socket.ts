@@ -38,9 +38,11 @@ export interface AnnounceSocket {
  * Serves `GET /v1/cluster/ws` on `app`: a peer that sends the cluster secret gets every batch
  * this node commits from then on, one text frame `{"log":n,"batch":{…}}` each, encoded once
  * for all peers. Without the secret the upgrade is refused with ntfy's 401 before anything
- * is held; a peer sends nothing (frames over 1 KB close the link).
+ * is held; a peer sends only the adds it forwards to this node (`commit`). `linked` is called when
+ * a peer's link opens: a node that just joined links to the others at once, and they
+ * should link back as soon (PeerLinks.refresh) rather than at their next refresh.
  */
-export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, peers: PeerStore, secret: string, commit: CommitForwarded): AnnounceSocket {
+export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, peers: PeerStore, secret: string, commit: CommitForwarded, linked: () => void): AnnounceSocket {
   const links = new Set<WebSocket<LinkData>>();
   const stop = peers.onCommit((log, batch) => {
     if (links.size === 0) return;
@@ -60,7 +62,10 @@ export function registerAnnounceSocket(app: TemplatedApp, ctx: ServerContext, pe
       if (!secretMatches(upgrade.info.headers.get(secretHeader) ?? '', secret)) return upgrade.ex.error(errors.unauthorized);
       res.cork(() => res.upgrade<LinkData>({ state: { closed: false } }, ...upgrade.headers, context));
     },
-    open: (ws) => void links.add(ws),
+    open: (ws) => {
+      links.add(ws);
+      linked();
+    },
     message: (ws, data, isBinary) => {
       const forward = parseFrame(Buffer.from(data), isBinary);
       if (!isForward(forward)) return ctx.log.warn({}, 'cluster: a peer sent something that is no forwarded add; ignored');

@@ -51,6 +51,8 @@ export class PeerLinks {
   private readonly links = new Map<string, WebSocket>();
   /** The peers whose link is open, by id. */
   private readonly open = new Set<string>();
+  /** The other nodes the registry named at the last look, by id. */
+  private registered = new Set<string>();
   private readonly forwarded = new Map<number, Forwarded>();
   /** Peers not linked again until the time given (ms since the epoch): see shunMs. */
   private readonly shunned = new Map<string, number>();
@@ -81,7 +83,9 @@ export class PeerLinks {
     await this.peers.registry.withdraw(this.id).catch(() => undefined);
   }
 
-  private refresh(): Promise<void> {
+  /** Looks at the registry now (a peer linked to this node: link back without waiting for the next refresh). */
+  refresh(): Promise<void> {
+    if (!this.ownUrl || this.stopped) return Promise.resolve(); // not started, or stopping
     this.refreshing ??= this.reconcile()
       .catch((err: unknown) => this.options.log.warn({ err }, 'cluster: reading or writing the nodes\' registry failed; trying again'))
       .finally(() => {
@@ -100,6 +104,16 @@ export class PeerLinks {
     const wanted = new Map(current.filter((peer) => !this.shunned.has(peer.id)).map((peer) => [peer.id, peer.url]));
     for (const [id, ws] of this.links) if (!wanted.has(id)) ws.terminate();
     for (const [id, url] of wanted) if (!this.links.has(id)) this.link(id, url);
+    this.registered = new Set(current.map((peer) => peer.id));
+    this.linksChanged();
+  }
+
+  /** Tells the store which peers announce to this node now (PeerPresence). */
+  private linksChanged(): void {
+    const { presence } = this.peers;
+    presence.linked = this.open.size;
+    presence.all = [...this.registered].every((id) => this.open.has(id));
+    this.options.observer?.peerLinks(presence.linked);
   }
 
   private link(id: string, url: string): void {
@@ -111,17 +125,14 @@ export class PeerLinks {
     this.links.set(id, ws);
     ws.on('open', () => {
       this.open.add(id);
-      this.peers.presence.linked++;
-      this.options.observer?.peerLinks(this.peers.presence.linked);
+      this.linksChanged();
     });
     ws.on('message', (data: Buffer, isBinary: boolean) => this.received(url, data, isBinary));
     ws.on('error', (err) => this.options.log.warn({ err, peer: url }, 'cluster: the link to a peer failed; linking again at the next refresh'));
     ws.on('close', () => {
       if (this.links.get(id) === ws) this.links.delete(id);
       for (const [r, f] of this.forwarded) if (f.peer === id) this.settle(r, new StoreWriteError(false, new Error('the link to the log\'s leader closed before it answered; the add may have committed')));
-      if (!this.open.delete(id)) return;
-      this.peers.presence.linked--;
-      this.options.observer?.peerLinks(this.peers.presence.linked);
+      if (this.open.delete(id)) this.linksChanged();
     });
   }
 

@@ -68,7 +68,7 @@ export class Peering {
 
   /** Serves this node's side of the links on `app` (before it listens). */
   register(app: TemplatedApp, ctx: ServerContext): void {
-    this.socket = registerAnnounceSocket(app, ctx, this.peers, this.config.clusterSecret, (entries, source) => this.commitHere(entries, source));
+    this.socket = registerAnnounceSocket(app, ctx, this.peers, this.config.clusterSecret, (entries, source) => this.commitHere(entries, source), () => void this.links.refresh());
   }
 
   /** Says where this node is and links to the others, once it listens on `port`. */

@@ -9,10 +9,20 @@ export interface PeerStore {
   onCommit(listener: (log: number, batch: object) => void): () => void;
   /** A peer's batch for log `log`, as it arrived; false when it is not one (nothing is held then). */
   offer(log: number, batch: unknown): boolean;
-  /** How many peers announce to this node now: while none does, the tails wait for no announcement. */
-  readonly presence: { linked: number };
+  readonly presence: PeerPresence;
   /** Where the nodes say they are. */
   readonly registry: NodeRegistry;
+}
+
+/** Which peers announce their commits to this node right now (cluster/peer-links.ts keeps it). */
+export interface PeerPresence {
+  /** How many: while none does, the tails wait for no announcement. */
+  linked: number;
+  /**
+   * Every other node in the registry does: a batch any of them commits reaches this node's
+   * tails unasked, so a quiet tail stops asking the log's heads whether there is more.
+   */
+  all: boolean;
 }
 
 export interface NodeRegistry {

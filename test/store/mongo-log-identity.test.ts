@@ -3,52 +3,14 @@ import { describe, it } from 'node:test';
 import { MongoNetworkError, MongoServerError } from 'mongodb';
 import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
 import type { LostRange } from '../../src/store/live-feed.js';
-import { LogTail, type TailSource } from '../../src/store/mongo/message-log-tail.js';
+import { LogTail } from '../../src/store/mongo/message-log-tail.js';
 import { HeadsBoard, LogHeads } from '../../src/store/mongo/log-heads.js';
 import { writeConcernTimeout } from '../support/driver-errors.js';
 import { ferretDbSkip } from '../support/ferretdb.js';
 import { connect, ferretDb } from '../support/mongo-nodes.js';
+import { ScriptedLog } from '../support/scripted-log.js';
 
 const batch = (_id: number, last: number, by: string, after?: string): LogBatch => ({ _id, last, by, ...(after !== undefined && { after }), events: [] });
-
-/** A log as the tail reads it: the batches by first position, rewritable between reads. */
-class ScriptedLog implements TailSource {
-  readonly batches = new Map<number, LogBatch>();
-
-  constructor(batches: LogBatch[]) {
-    this.put(...batches);
-  }
-
-  put(...batches: LogBatch[]): void {
-    for (const b of batches) this.batches.set(b._id, b);
-  }
-
-  at(position: number): Promise<LogBatch | null> {
-    return Promise.resolve(this.batches.get(position) ?? null);
-  }
-
-  take(position: number): Promise<LogBatch | null> {
-    return this.at(position);
-  }
-
-  oldest(): Promise<LogBatch | undefined> {
-    return Promise.resolve(this.sorted()[0]);
-  }
-
-  newestHint(): Promise<LogBatch | undefined> {
-    return Promise.resolve(this.sorted().at(-1));
-  }
-
-  seen(): void {}
-
-  onAppend(): () => void {
-    return () => undefined;
-  }
-
-  private sorted(): LogBatch[] {
-    return [...this.batches.values()].sort((a, b) => a._id - b._id);
-  }
-}
 
 /** Runs a tail on `log` from `start` until it handed on position `until`; answers what it handed on and reported lost. */
 async function follow(log: ScriptedLog, start: LogBatch, until: number, rewrite?: (handed: number) => void): Promise<{ handed: number[]; lost: LostRange[] }> {

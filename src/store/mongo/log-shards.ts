@@ -2,7 +2,8 @@ import type { Db } from 'mongodb';
 import { collection } from './concerns.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { HeadsBoard } from './log-heads.js';
-import { logCollection, MessageLog, type LogReport, type PeerPresence } from './message-log.js';
+import { logCollection, MessageLog, type LogReport } from './message-log.js';
+import type { PeerPresence } from '../peer-store.js';
 import { defaultShards, shardOf } from '../topic-logs.js';
 
 interface ShardSetting {

@@ -21,6 +21,11 @@ export interface TailSource {
   onOffer?(listener: () => void): () => void;
   /** Whether the source already holds the batch at `position` (this process wrote it, or a peer announced it). */
   holds?(position: number): boolean;
+  /**
+   * Whether every other writer announces its batches now (`onOffer`): then nothing comes
+   * that does not wake the tail, and a quiet tail looks on its own only every `checkMs`.
+   */
+  allAnnounced?(): boolean;
 }
 
 /** What a step found: a batch read from the log, one this process held, or nothing. */
@@ -60,7 +65,11 @@ const handedKept = 1000;
  *
  * A lookup that finds nothing waits `pollMs`, doubling up to `idlePollMs` while the log is
  * quiet, and asks the writers' heads (log-heads.ts) whether there is more before it looks
- * again (every `checkMs` it looks without asking); a batch this process appends wakes it at once. Every `checkMs` it reads where the
+ * again (every `checkMs` it looks without asking); a batch this process appends, or a peer
+ * announces, wakes it at once. While every other writer announces (a linked cluster), it
+ * waits for that alone, up to `checkMs`: an idle node then reads the heads about once a
+ * second, not fifty times (an import, or a node not linked yet, reaches it at the next
+ * check, within `checkMs`). Every `checkMs` it reads where the
  * writers say the log ends: if there are positions after its own yet none starts after it, either the
  * capped log dropped them before this node read them, or a failover rewrote the chain
  * behind the tail (a batch's `after` names its predecessor, and a tail that handed on a
@@ -124,7 +133,7 @@ export class LogTail {
         // A batch held came without a read: the next likely comes so too, and wakes the tail
         // when it does; asking the heads at once would cost a read per batch for nothing.
         if (found === 'held' && this.source.holds?.(this.last + 1)) continue;
-        await this.pause(wait);
+        await this.pause(this.source.allAnnounced?.() === true ? this.options.checkMs : wait);
         wait = Math.min(wait * 2, this.options.idlePollMs);
       } catch (err) {
         if (this.stopped) return;

@@ -6,6 +6,7 @@ import { collection } from './concerns.js';
 import { fitCapSize } from './log-capacity.js';
 import { HeldBatches } from './held-batches.js';
 import { HeadsBoard, LogHeads, type Head } from './log-heads.js';
+import type { PeerPresence } from '../peer-store.js';
 
 /**
  * What an event is to the log: `stored` and `released` events go live and are replayed,
@@ -79,11 +80,6 @@ export interface LogPlace {
   peers?: PeerPresence;
 }
 
-/** How many peers announce their batches to this process right now (cluster/peer-links.ts). */
-export interface PeerPresence {
-  linked: number;
-}
-
 /**
  * How long a read waits for a peer to announce a batch before looking it up in the log: an
  * announcement arrives within a millisecond or two of the commit, a lookup on FerretDB costs
@@ -153,7 +149,7 @@ export class MessageLog {
    */
   static async open(db: Db, capBytes: number, report: LogReport = {}, place?: LogPlace): Promise<MessageLog> {
     const { warn = () => undefined, retried = () => undefined } = report;
-    const { shard, count, board, peers = { linked: 0 } } = place ?? { shard: 0, count: 1, board: await HeadsBoard.open(db) };
+    const { shard, count, board, peers = { linked: 0, all: false } } = place ?? { shard: 0, count: 1, board: await HeadsBoard.open(db) };
     const collectionName = logCollection(shard);
     const [existing] = await db.listCollections({ name: collectionName }).toArray();
     const size: unknown = existing && 'options' in existing ? existing.options?.size : undefined;
@@ -253,6 +249,10 @@ export class MessageLog {
 
   holds(position: number): boolean {
     return this.held.get(position) !== undefined;
+  }
+
+  allAnnounced(): boolean {
+    return this.peers.all;
   }
 
   /** The batch at `position` if a linked peer announces it within `peerWaitMs`. */

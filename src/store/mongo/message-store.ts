@@ -4,7 +4,7 @@ import type { MessageCache } from '../message-cache.js';
 import { MongoLiveFeed } from './live-feed.js';
 import { MongoMessageCache } from './message-cache.js';
 import { LogShards } from './log-shards.js';
-import type { PeerPresence } from './message-log.js';
+import type { PeerPresence } from '../peer-store.js';
 import { PeerRegistry } from './peer-registry.js';
 import { MongoPeerStore } from './peer-store.js';
 import type { PeerStore } from '../peer-store.js';
@@ -51,7 +51,7 @@ const tailDefaults: TailOptions = { pollMs: 2, idlePollMs: 20, checkMs: 1000, re
 /** The message cache and live feed of one node on database `db`, shared with every node on it. */
 export async function openMongoMessageStore(db: Db, options: MessageStoreOptions): Promise<MongoMessageStore> {
   const observer = options.observer;
-  const presence: PeerPresence = { linked: 0 };
+  const presence: PeerPresence = { linked: 0, all: false };
   const shards = await LogShards.open(db, options.shards, options.capBytes, {
     warn: (details, message) => options.log.warn(details, message),
     ...(observer && { retried: () => observer.chainRetried() }),

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
-import type { PeerStore } from '../peer-store.js';
-import type { LogBatch, MessageLog, PeerPresence } from './message-log.js';
+import type { PeerPresence, PeerStore } from '../peer-store.js';
+import type { LogBatch, MessageLog } from './message-log.js';
 import type { PeerRegistry } from './peer-registry.js';
 
 const strings = { type: 'array', items: { type: 'string' } } as const;
