@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LogBatch } from '../../src/store/mongo/message-log.js';
+import { MessageLog, type LogBatch } from '../../src/store/mongo/message-log.js';
+import { HeadsBoard } from '../../src/store/mongo/log-heads.js';
 import { LogTail } from '../../src/store/mongo/message-log-tail.js';
+import { ferretDbSkip } from '../support/ferretdb.js';
+import { connect, ferretDb } from '../support/mongo-nodes.js';
 import { ScriptedLog } from '../support/scripted-log.js';
 
 const batch = (_id: number): LogBatch => ({ _id, last: _id, by: `w.${_id}`, events: [] });
@@ -78,5 +81,29 @@ describe('MongoDB log tail — a linked node does not poll (test double of the l
     await tail.done;
     assert.deepEqual([...handedAt.keys()], [2, 3]);
     assert.ok((handedAt.get(3) ?? Infinity) <= 400, `put at 70 ms, handed on at ${handedAt.get(3)} ms (it looks every 200)`);
+  });
+});
+
+describe('MongoDB log tail — announcements (FerretDB)', { skip: ferretDbSkip() }, () => {
+  it('a tail just started on a linked node is woken by the first batch a peer announces (it used to wait for its next check)', async () => {
+    // given: a log on a node every peer announces to, and a tail from its newest batch
+    const db = (await connect()).db((await ferretDb()).databaseName('tail-first-offer'));
+    const log = await MessageLog.open(db, 1 << 20, {}, { shard: 0, count: 1, board: await HeadsBoard.open(db), peers: { linked: 2, all: true } });
+    const start = (await log.newest()) as LogBatch;
+    const handed: number[] = [];
+    const tail = new LogTail(log, start, { batch: (b) => handed.push(b._id), lost: () => assert.fail('nothing is lost here'), error: (err) => assert.fail(String(err)) }, { pollMs: 2, idlePollMs: 20, checkMs: 1000, retryMs: 100 });
+    await sleep(50);
+
+    // when: a peer announces the batch after it
+    const announcedAt = performance.now();
+    log.offer({ _id: start.last + 1, last: start.last + 1, by: 'peer.1', ...(start.by !== undefined && { after: start.by }), events: [] });
+    while (handed.length === 0 && performance.now() - announcedAt < 2000) await sleep(5);
+    const waited = performance.now() - announcedAt;
+    tail.stop();
+    await tail.done;
+
+    // then
+    assert.deepEqual(handed, [start.last + 1]);
+    assert.ok(waited < 100, `handed on ${waited.toFixed(0)} ms after the announcement`);
   });
 });

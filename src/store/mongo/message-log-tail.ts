@@ -104,6 +104,8 @@ export class LogTail {
     this.last = start.last;
     this.lastBy = start.by;
     this.handed.add(start);
+    // The source learns where the tail is, so that it knows which announcement is the next one (MessageLog.offer).
+    source.seen(start);
     this.unlisten = [source.onAppend(() => this.poke()), source.onOffer?.(() => this.poke()) ?? (() => undefined)];
     this.done = this.run();
   }
