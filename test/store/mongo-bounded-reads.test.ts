@@ -83,6 +83,21 @@ describe('MongoDB cache reads (FerretDB)', { skip: ferretDbSkip() }, () => {
     for (const read of reads) assert.deepEqual({ find: read.find, filter: read.filter, limit: read.limit }, { find: 'messages', filter: {}, limit: 1 });
   });
 
+  it('tallies — 30 commits in a row write them a few times, not once per commit; a count right after is exact', async () => {
+    // given
+    const { cache, commands } = await watchedCache('tallies-spaced');
+    const from = commands.length;
+
+    // when
+    for (let i = 0; i < 30; i++) await cache.add([entry(message('spaced'))]);
+    const counted = await cache.count();
+
+    // then
+    const tallyWrites = commands.slice(from).filter((c) => c.commandName === 'update' && c.command.update === 'cache_tallies');
+    assert.equal(counted, 30);
+    assert.ok(tallyWrites.length >= 1 && tallyWrites.length <= 6, `${tallyWrites.length} writes of the tallies`);
+  });
+
   it('replay — since=<id> of a message the capped log dropped replays from the oldest message it still holds, with a gap', async () => {
     // given: a client's last message, dropped by the log since, and two later ones held
     const { cache, db } = await watchedCache('dropped-id', 4096);

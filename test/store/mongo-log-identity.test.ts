@@ -152,6 +152,36 @@ describe('MongoDB log — batch identity (FerretDB)', { skip: ferretDbSkip() }, 
     assert.deepEqual(await heads.highest(), { _id: 5, last: 7, by: 'w.3' });
   });
 
+  it('heads — while every peer is linked, a head is written at most every 250 ms, the newest noted; else after each write', async () => {
+    const writes: Record<string, number[]> = {};
+    for (const all of [true, false]) {
+      // given: a head collection that counts its writes
+      const db = (await connect()).db((await ferretDb()).databaseName(`heads-spaced-${all}`));
+      const board = await HeadsBoard.open(db);
+      const heads = new LogHeads(board, 'w', 0, { linked: 2, all });
+      const stored = board.heads;
+      const replaceOne = stored.replaceOne.bind(stored);
+      const written: number[] = (writes[String(all)] = []);
+      stored.replaceOne = ((filter, head, options) => {
+        written.push((head as { last: number }).last);
+        return replaceOne(filter, head, options);
+      }) as typeof stored.replaceOne;
+
+      // when: 20 batches noted over ~200 ms, then a pause
+      for (let i = 1; i <= 20; i++) {
+        heads.note(batch(i, i, `w.${i}`));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 400));
+
+      // then: the newest is written either way
+      assert.deepEqual(await heads.highest(), { _id: 20, last: 20, by: 'w.20' });
+    }
+    assert.ok((writes.true as number[]).length <= 3, `linked: ${JSON.stringify(writes.true)}`);
+    assert.equal(writes.true?.[0], 1);
+    assert.ok((writes.false as number[]).length >= 10, `not linked: ${JSON.stringify(writes.false)}`);
+  });
+
   it('log — after a write concern error the next append starts at the chain head as it is, below what the node knew (a delete stands in for the rollback, a stubbed insertOne for the driver\'s answer)', async () => {
     // given: a node that wrote a batch a failover then rolled back, and whose next insert failed
     const db = (await connect()).db((await ferretDb()).databaseName('rollback'));

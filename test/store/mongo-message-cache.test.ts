@@ -152,6 +152,26 @@ describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {
     assert.ok(batches >= 9, `${batches} batches of at most 2 MB`);
   });
 
+  it('cache — a commit does not wait for the tallies\' write (a stubbed bulkWrite that never answers stands in for a slow one)', async () => {
+    // given: a cache whose tallies are never written
+    const db = (await connect()).db((await ferretDb()).databaseName('tallies-unwaited'));
+    const collection = db.collection.bind(db);
+    db.collection = ((name: string, options?: object) => {
+      const c = collection(name, options);
+      if (name === 'cache_tallies') c.bulkWrite = () => new Promise(() => undefined);
+      return c;
+    }) as typeof db.collection;
+    const cache = await MongoMessageCache.open(db, await LogShards.open(db, testShards, 64 << 20), () => undefined);
+
+    // when
+    const m = message('unwaited');
+    const added = await Promise.race([cache.add([entry(m)]), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the commit waited for the tallies')), 3000).unref())]);
+
+    // then: committed and answered as usual
+    assert.equal(added.seqs.length, 1);
+    assert.deepEqual(await ids(cache, 'unwaited', { kind: 'all' }), [m.id]);
+  });
+
   it('cache — a write the database does not answer fails as StoreWriteError (not writable), leaving nothing', async () => {
     // given: a node whose connections to the database are cut and refused (but its monitor's: see TcpProxy.cut)
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL((await ferretDb()).url).port) });

@@ -16,6 +16,9 @@ const topicSlackSeconds = 600;
 /** An in-memory bucket is dropped an hour after its last expiry: `prune` has long counted it. */
 const keepBucketsSeconds = 3600;
 
+/** A node writes its tallies at most this often as it commits (see `soon`): a few writes a second, not one per commit. */
+const spacingMs = 250;
+
 interface TallyDoc {
   /** `<node>:<until>`: each document has one writer, the instance that made it. */
   _id: string;
@@ -49,12 +52,13 @@ const counted: ReadonlySet<LogEvent['kind']> = new Set(['stored', 'released']);
  * harmless, and FerretDB's read-modify-write updates lose nothing); readers sum them all.
  * An instance's writes are chained, a later state never landing first.
  *
- * A batch is counted as its insert is sent, the tallies written beside it (no round trip
- * added to a commit), and uncounted if it fails. What that may be off by, and why it is
- * fine for a metric:
- * - a crash between the two writes (or a failed batch whose correcting write fails too):
- *   at most the batch in flight counted though it never committed (it was never
- *   acknowledged), or this instance's last counts unwritten; either until the messages'
+ * A batch is counted as its insert is sent, and uncounted if it fails; the counts are
+ * written within `spacingMs` (no write added to a commit, nor waited for), and before any
+ * read of them here. What that may be off by, and why it is fine for a metric:
+ * - another node's reads miss this one's counts of the last `spacingMs`;
+ * - a crash (or a failed batch whose correcting write fails too): at most the batches
+ *   in flight counted though they never committed (they were never acknowledged), or this
+ *   instance's counts of its last `spacingMs` unwritten; either until the messages'
  *   expiry, when `prune` forgets their bucket;
  * - the capped log drops batches before their messages expire: their share is estimated by
  *   time, a bucket whose messages are all older than the oldest held batch counting 0, one
@@ -69,15 +73,19 @@ export class HeldTallies {
   private readonly topicsWritten = new Map<string, number>();
   private readonly topicsDue = new Map<string, number>();
   private writes: Promise<unknown> = Promise.resolve();
+  /** When the last write began (performance.now()), and the timer of a write put off until `spacingMs` after it. */
+  private wroteAt = -Infinity;
+  private spacing: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly node: string,
     private readonly tallies: Collection<TallyDoc>,
     private readonly topics: Collection<TopicDoc>,
+    private readonly onError: (err: unknown) => void,
   ) {}
 
-  static open(db: Db, node: string): HeldTallies {
-    return new HeldTallies(node, collection<TallyDoc>(db, 'cache_tallies'), collection<TopicDoc>(db, 'cache_topics'));
+  static open(db: Db, node: string, onError: (err: unknown) => void): HeldTallies {
+    return new HeldTallies(node, collection<TallyDoc>(db, 'cache_tallies'), collection<TopicDoc>(db, 'cache_topics'), onError);
   }
 
   /** Counts the replayable events of a batch about to be inserted; answers how to uncount them. */
@@ -92,11 +100,26 @@ export class HeldTallies {
     return () => this.add(mine, -1);
   }
 
+  /** Writes what changed within `spacingMs` of the last write; a failure goes to `onError`, and the changes into the next write. */
+  soon(): void {
+    if (this.spacing) return;
+    this.spacing = setTimeout(() => {
+      this.spacing = undefined;
+      this.flush().catch(this.onError);
+    }, Math.max(0, this.wroteAt + spacingMs - performance.now())).unref();
+  }
+
   /** Writes what changed since the last write, after the writes before it. */
-  flush(): Promise<void> {
+  private flush(): Promise<void> {
+    this.wroteAt = performance.now();
     const write = this.writes.then(() => this.write());
     this.writes = write.catch(() => undefined);
     return write;
+  }
+
+  /** Before a read: this node's counts written, or given up on (the read goes on without them). */
+  private async written(): Promise<void> {
+    await this.flush().catch(() => undefined);
   }
 
   /** Messages counted whose expiry is after `floor`, in the share the log still holds (it holds what is `since` or newer). */
@@ -111,7 +134,7 @@ export class HeldTallies {
 
   /** Topics with a message counted whose expiry is after `floor`. */
   async topicsAfter(floor: number): Promise<string[]> {
-    await this.writes;
+    await this.written();
     return (await this.topics.find({ expires: { $gt: floor } }, { projection: { topic: 1 } }).toArray()).map((t) => t.topic);
   }
 
@@ -132,7 +155,7 @@ export class HeldTallies {
   }
 
   private async sum(since: number, within: (expires: number) => boolean): Promise<number> {
-    await this.writes;
+    await this.written();
     let total = 0;
     for (const doc of await this.tallies.find({}).toArray()) {
       const messages = doc.counts.reduce((sum, { e, n }) => (within(e) ? sum + n : sum), 0);

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { PeerPresence } from '../peer-store.js';
 import { collection } from './concerns.js';
 import type { LogBatch } from './message-log.js';
 
@@ -19,6 +20,8 @@ interface Stored {
 const forgetAfterMs = 24 * 3600_000;
 /** Pause before a failed head write is tried again. */
 const retryMs = 100;
+/** While every peer announces to this process, its head is written at most this often (see LogHeads). */
+const linkedSpacingMs = 250;
 
 /**
  * Where the log's newest batch is, as hinted by every writing process: the newest batch
@@ -35,17 +38,27 @@ const retryMs = 100;
  * appended while one is being written is written next, with what came meanwhile. A head
  * is a hint, never past the end: a process that dies between its insert and its head
  * write leaves the head behind, and readers walk on from it by position.
+ *
+ * While every other node is linked to this process (PeerPresence.all), their tails learn
+ * its batches from its announcements and look at the heads only once a second (LogTail),
+ * so it writes its head at most every `linkedSpacingMs`: a commit is then one write to the
+ * database, not two. What that costs: a reader walking from the head (a node starting, a
+ * writer after a failed insert) reads on a few batches more.
  */
 export class LogHeads {
   /** The newest batch noted and not yet written. */
   private pending: LogBatch | undefined;
   private writing = false;
+  /** When the last write began (performance.now()), and the timer of a write put off until `linkedSpacingMs` after it. */
+  private wroteAt = -Infinity;
+  private spacing: NodeJS.Timeout | undefined;
 
   /** The heads of log `shard`, as `writer` writes them, read through a process's `board`. */
   constructor(
     private readonly board: HeadsBoard,
     private readonly writer: string,
     private readonly shard: number,
+    private readonly peers: PeerPresence = { linked: 0, all: false },
   ) {}
 
   /** Records `batch` as this process's newest: now, or after the write in flight. */
@@ -55,7 +68,16 @@ export class LogHeads {
   }
 
   private flush(): void {
-    if (!this.pending || this.writing) return;
+    if (!this.pending || this.writing || this.spacing) return;
+    const wait = this.peers.all ? this.wroteAt + linkedSpacingMs - performance.now() : 0;
+    if (wait > 0) {
+      this.spacing = setTimeout(() => {
+        this.spacing = undefined;
+        this.flush();
+      }, wait).unref();
+      return;
+    }
+    this.wroteAt = performance.now();
     const batch = this.pending;
     this.pending = undefined;
     this.writing = true;

@@ -61,7 +61,7 @@ export class MongoMessageCache implements MessageCache {
 
   static async open(db: Db, shards: LogShards, onError: (err: unknown) => void): Promise<MongoMessageCache> {
     const counters = NodeCounters.open(db);
-    const [imported, scheduled, dropped, claims, tallies] = [ImportedIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), ReleaseClaims.open(db), HeldTallies.open(db, counters.node)];
+    const [imported, scheduled, dropped, claims, tallies] = [ImportedIds.open(db), await ScheduledMessages.open(db), DroppedAttachments.open(db), ReleaseClaims.open(db), HeldTallies.open(db, counters.node, onError)];
     return new MongoMessageCache(shards, imported, scheduled, dropped, counters, claims, tallies, TopicTrims.open(db, shards), onError);
   }
 
@@ -109,30 +109,26 @@ export class MongoMessageCache implements MessageCache {
   }
 
   /**
-   * Runs `write`, a log insert of `events`, with the events counted in the tallies: their
-   * write goes beside the insert, and a second one takes them back out if the insert did
+   * Runs `write`, a log insert of `events`, with the events counted in the tallies (written
+   * within a moment, not waited for: held-tallies.ts), and taken back out if the insert did
    * not happen (failed, or answered undefined: a claim already taken), but for those
    * `committed` names (the batches of several that did commit before one failed).
    */
   private async counted<T extends LogBatch | LogBatch[] | undefined>(events: readonly LogEvent[], write: () => Promise<T>, committed: () => readonly LogEvent[] = () => []): Promise<T> {
     const uncount = this.tallies.count(events);
-    const tallied = this.tallies.flush().catch(this.onError);
-    const undo = (): Promise<void> => {
+    this.tallies.soon();
+    const undo = (): void => {
       uncount();
       this.tallies.count(committed());
-      return this.tallies.flush().catch(this.onError);
+      this.tallies.soon();
     };
     try {
       const batch = await write();
-      if (!batch) await undo();
+      if (!batch) undo();
       return batch;
     } catch (err) {
-      // Not awaited: the failure is answered now, not after one more write to a database
-      // that may not be answering (a frozen network: 10 s more).
-      void undo();
+      undo();
       throw err;
-    } finally {
-      await tallied;
     }
   }
 

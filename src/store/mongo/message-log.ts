@@ -167,7 +167,7 @@ export class MessageLog {
       { key: { claim: 1 }, name: 'claim', unique: true, sparse: true },
     ]);
     const writer = randomBytes(6).toString('base64url');
-    const log = new MessageLog(db, collectionName, batches, new LogHeads(board, writer, shard), writer, retried, peers);
+    const log = new MessageLog(db, collectionName, batches, new LogHeads(board, writer, shard, peers), writer, retried, peers);
     // A tail needs a batch to follow from, so an empty log gets an empty first batch.
     if (!(await log.oldest())) await log.append({ events: [] });
     return log;
