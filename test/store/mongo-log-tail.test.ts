@@ -10,10 +10,17 @@ import { ScriptedLog } from '../support/scripted-log.js';
 
 const batch = (_id: number): LogBatch => ({ _id, last: _id, by: `w.${_id}`, events: [] });
 
-/** A log whose peers announce (or not) what they write; counts the tail's questions to the heads. */
+/**
+ * A log whose peers announce (or not) what they write, held for the tail as MessageLog
+ * holds them: an announcement wakes the tail only when it is the batch the tail reads next.
+ * Counts the tail's questions to the heads, which may lag (`headsStale`: they name the first batch only).
+ */
 class AnnouncingLog extends ScriptedLog {
   hints = 0;
+  headsStale = false;
   private readonly offered = new Set<() => void>();
+  private readonly held = new Set<number>();
+  private tailAt = 0;
 
   constructor(private readonly all: boolean) {
     super([batch(1)]);
@@ -21,7 +28,20 @@ class AnnouncingLog extends ScriptedLog {
 
   override newestHint(): Promise<LogBatch | undefined> {
     this.hints++;
-    return super.newestHint();
+    return this.headsStale ? this.at(1).then((b) => b ?? undefined) : super.newestHint();
+  }
+
+  override seen(b: LogBatch): void {
+    this.tailAt = Math.max(this.tailAt, b.last);
+  }
+
+  override take(position: number): Promise<LogBatch | null> {
+    this.held.delete(position);
+    return super.take(position);
+  }
+
+  holds(position: number): boolean {
+    return this.held.has(position);
   }
 
   allAnnounced(): boolean {
@@ -36,19 +56,20 @@ class AnnouncingLog extends ScriptedLog {
   /** A peer's batch, announced to the tail. */
   announce(b: LogBatch): void {
     this.put(b);
-    for (const listener of this.offered) listener();
+    this.held.add(b._id);
+    if (b._id === this.tailAt + 1) for (const listener of this.offered) listener();
   }
 }
 
 /** A tail on `log` from its first batch: when each later position was handed on (ms after the start). */
-function tailOf(log: AnnouncingLog): { tail: LogTail; handedAt: Map<number, number> } {
+function tailOf(log: AnnouncingLog, checkMs = 200): { tail: LogTail; handedAt: Map<number, number> } {
   const started = performance.now();
   const handedAt = new Map<number, number>();
   const tail = new LogTail(log, batch(1), {
     batch: (b) => handedAt.set(b._id, performance.now() - started),
     lost: () => assert.fail('nothing is lost here'),
     error: (err) => assert.fail(String(err)),
-  }, { pollMs: 1, idlePollMs: 4, checkMs: 200, retryMs: 1 });
+  }, { pollMs: 1, idlePollMs: 4, checkMs, retryMs: 1 });
   return { tail, handedAt };
 }
 
@@ -81,6 +102,26 @@ describe('MongoDB log tail — a linked node does not poll (test double of the l
     await tail.done;
     assert.deepEqual([...handedAt.keys()], [2, 3]);
     assert.ok((handedAt.get(3) ?? Infinity) <= 400, `put at 70 ms, handed on at ${handedAt.get(3)} ms (it looks every 200)`);
+  });
+  it('two batches announced back to back: the second, held, is handed on at once, though no head names it yet (it used to wait for the next check)', async () => {
+    // given: a tail whose heads lag behind the announcements
+    const log = new AnnouncingLog(true);
+    log.headsStale = true;
+    const { tail, handedAt } = tailOf(log, 1000);
+    await sleep(50);
+
+    // when: the second arrives before the tail handed on the first (so it wakes nothing)
+    const announcedAt = performance.now();
+    log.announce(batch(2));
+    log.announce(batch(3));
+    while (handedAt.size < 2 && performance.now() - announcedAt < 2000) await sleep(2);
+    const waited = performance.now() - announcedAt;
+    tail.stop();
+    await tail.done;
+
+    // then
+    assert.deepEqual([...handedAt.keys()], [2, 3]);
+    assert.ok(waited < 50, `both handed on ${waited.toFixed(0)} ms after they were announced`);
   });
 });
 

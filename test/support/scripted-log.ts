@@ -29,7 +29,7 @@ export class ScriptedLog implements TailSource {
     return Promise.resolve(this.sorted().at(-1));
   }
 
-  seen(): void {}
+  seen(_batch: LogBatch): void {}
 
   onAppend(): () => void {
     return () => undefined;

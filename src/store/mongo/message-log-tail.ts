@@ -148,10 +148,12 @@ export class LogTail {
   /** Reads the batch after the last one handed on, if there is one. */
   private async step(): Promise<Found> {
     // A check looks without asking the heads: a writer that died between its insert and
-    // its head write, or whose head write failed, leaves a batch no head names.
+    // its head write, or whose head write failed, leaves a batch no head names. So does a
+    // step whose next batch is held already: announced before the one before it was handed
+    // on, it woke nothing, and the heads may not name it yet.
     const checking = performance.now() - this.checkedAt >= this.options.checkMs;
     if (checking) await this.check();
-    else if (!this.appended && this.knownEnd <= this.last && (await this.endHint()) <= this.last) return 'none';
+    else if (!this.appended && this.source.holds?.(this.last + 1) !== true && this.knownEnd <= this.last && (await this.endHint()) <= this.last) return 'none';
     this.appended = false;
     const held = this.source.holds?.(this.last + 1) === true;
     const next = await this.source.take(this.last + 1);
