@@ -129,7 +129,11 @@ export interface MessageCache {
   trim(topic: string, keep: number): Promise<Trimmed>;
   /** Removes the `attachment` of the messages with these ids (their files expired). */
   dropAttachments(ids: readonly string[]): Promise<void>;
-  /** Topics that hold at least one message. */
+  /**
+   * Topics that hold at least one message. This and `count` may miss, for a moment, what
+   * another instance on the same database committed (MongoDB: it writes its counts within
+   * 250 ms); this instance's own commits are always there.
+   */
   topics(): Promise<Set<string>>;
   /** Messages held, scheduled ones included (ntfy's ntfy_messages_cached_total). */
   count(): Promise<number>;

@@ -29,7 +29,14 @@ async function openCache(database: string, client?: MongoClient): Promise<{ cach
 const mongo: Open<MessageCache> = async (location) => {
   const database = location ?? (await ferretDb()).databaseName('cache');
   const { cache, log } = await openCache(database);
-  return { instance: cache, location: database, close: async () => assert.deepEqual(log.errors, []) };
+  return {
+    instance: cache,
+    location: database,
+    close: async () => {
+      await cache.close();
+      assert.deepEqual(log.errors, []);
+    },
+  };
 };
 
 describe('MongoDB message cache (FerretDB)', { skip: ferretDbSkip() }, () => {

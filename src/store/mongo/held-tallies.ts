@@ -109,6 +109,13 @@ export class HeldTallies {
     }, Math.max(0, this.wroteAt + spacingMs - performance.now())).unref();
   }
 
+  /** Writes what changed now (a clean stop: nothing left for `soon`). */
+  async settle(): Promise<void> {
+    clearTimeout(this.spacing);
+    this.spacing = undefined;
+    await this.flush().catch(this.onError);
+  }
+
   /** Writes what changed since the last write, after the writes before it. */
   private flush(): Promise<void> {
     this.wroteAt = performance.now();

@@ -65,6 +65,11 @@ export class MongoMessageCache implements MessageCache {
     return new MongoMessageCache(shards, imported, scheduled, dropped, counters, claims, tallies, TopicTrims.open(db, shards), onError);
   }
 
+  /** Writes what it holds back (the tallies of the last moment), before its client closes. */
+  close(): Promise<void> {
+    return this.tallies.settle();
+  }
+
   logOf(topic: string): number {
     return this.shards.index(topic);
   }

@@ -37,7 +37,7 @@ export interface MongoMessageStore {
   cache: MessageCache;
   peers: PeerStore;
   feed: LiveFeed & { lost$: MongoLiveFeed['lost$'] };
-  /** Stops the feed's tail and completes it; the caller closes the client afterwards. */
+  /** Stops the feed's tail and completes it, then writes what the cache holds back; the caller closes the client afterwards. */
   close(): Promise<void>;
 }
 
@@ -63,5 +63,13 @@ export async function openMongoMessageStore(db: Db, options: MessageStoreOptions
     onError: (err) => options.log.error({ err }, 'live feed: a read of the log failed; reading again after the last batch handed on'),
     ...(observer && { onLag: (positions: number) => observer.tailLag(positions) }),
   });
-  return { cache, feed, peers: new MongoPeerStore(shards.logs, presence, PeerRegistry.open(db)), close: () => feed.close() };
+  return {
+    cache,
+    feed,
+    peers: new MongoPeerStore(shards.logs, presence, PeerRegistry.open(db)),
+    close: async () => {
+      await feed.close();
+      await cache.close();
+    },
+  };
 }
