@@ -74,10 +74,10 @@ export class MergedAdds {
       const taken = lane.queue.splice(0);
       const startedAt = performance.now();
       lane.active = [lane.active.at(-1) ?? new Set(), new Set(taken.map((w) => w.source))];
-      const inserting = this.insert(lane, taken, startedAt).finally(() => {
-        if (lane.inserting === inserting) lane.inserting = undefined;
+      // The next take awaits this one before it starts another, so it is the lane's alone until it settles.
+      lane.inserting = this.insert(lane, taken, startedAt).finally(() => {
+        lane.inserting = undefined;
       });
-      lane.inserting = inserting;
     }
     lane.taking = false;
   }

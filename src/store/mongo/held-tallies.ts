@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import { collection } from './concerns.js';
 import type { LogEvent } from './message-log.js';
+import { WriteSpacing } from './write-spacing.js';
 
 /** Seconds of expiry one tally document covers: one document a minute of expiries per node. */
 const bucketSeconds = 60;
@@ -73,9 +74,7 @@ export class HeldTallies {
   private readonly topicsWritten = new Map<string, number>();
   private readonly topicsDue = new Map<string, number>();
   private writes: Promise<unknown> = Promise.resolve();
-  /** When the last write began (performance.now()), and the timer of a write put off until `spacingMs` after it. */
-  private wroteAt = -Infinity;
-  private spacing: NodeJS.Timeout | undefined;
+  private readonly spacing = new WriteSpacing(spacingMs);
 
   private constructor(
     private readonly node: string,
@@ -102,23 +101,18 @@ export class HeldTallies {
 
   /** Writes what changed within `spacingMs` of the last write; a failure goes to `onError`, and the changes into the next write. */
   soon(): void {
-    if (this.spacing) return;
-    this.spacing = setTimeout(() => {
-      this.spacing = undefined;
-      this.flush().catch(this.onError);
-    }, Math.max(0, this.wroteAt + spacingMs - performance.now())).unref();
+    if (!this.spacing.waiting) this.spacing.putOff(() => void this.flush().catch(this.onError));
   }
 
   /** Writes what changed now (a clean stop: nothing left for `soon`). */
   async settle(): Promise<void> {
-    clearTimeout(this.spacing);
-    this.spacing = undefined;
+    this.spacing.cancel();
     await this.flush().catch(this.onError);
   }
 
   /** Writes what changed since the last write, after the writes before it. */
   private flush(): Promise<void> {
-    this.wroteAt = performance.now();
+    this.spacing.began();
     const write = this.writes.then(() => this.write());
     this.writes = write.catch(() => undefined);
     return write;

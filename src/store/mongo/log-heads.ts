@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import type { PeerPresence } from '../peer-store.js';
 import { collection } from './concerns.js';
 import type { LogBatch } from './message-log.js';
+import { WriteSpacing } from './write-spacing.js';
 
 export type Head = Pick<LogBatch, '_id' | 'last' | 'by'>;
 
@@ -49,9 +50,7 @@ export class LogHeads {
   /** The newest batch noted and not yet written. */
   private pending: LogBatch | undefined;
   private writing = false;
-  /** When the last write began (performance.now()), and the timer of a write put off until `linkedSpacingMs` after it. */
-  private wroteAt = -Infinity;
-  private spacing: NodeJS.Timeout | undefined;
+  private readonly spacing = new WriteSpacing(linkedSpacingMs);
 
   /** The heads of log `shard`, as `writer` writes them, read through a process's `board`. */
   constructor(
@@ -68,16 +67,9 @@ export class LogHeads {
   }
 
   private flush(): void {
-    if (!this.pending || this.writing || this.spacing) return;
-    const wait = this.peers.all ? this.wroteAt + linkedSpacingMs - performance.now() : 0;
-    if (wait > 0) {
-      this.spacing = setTimeout(() => {
-        this.spacing = undefined;
-        this.flush();
-      }, wait).unref();
-      return;
-    }
-    this.wroteAt = performance.now();
+    if (!this.pending || this.writing || this.spacing.waiting) return;
+    if (this.peers.all && this.spacing.wait() > 0) return this.spacing.putOff(() => this.flush());
+    this.spacing.began();
     const batch = this.pending;
     this.pending = undefined;
     this.writing = true;
