@@ -40,7 +40,11 @@ export class SqliteMessageCache implements MessageCache {
   private readonly pruneBatch: Database.Transaction<(nowSeconds: number) => number>;
   private readonly trimBatch: Database.Transaction<(topic: string, keep: number) => Trimmed>;
 
-  constructor(private readonly db: Database.Database) {
+  /** `committed` is called after each batch of messages the cache commits. */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly committed: () => void = () => undefined,
+  ) {
     openCacheSchema(db);
     const drops = new TopicDrops(db);
     const indexes = new MemoryIndexes(db);
@@ -125,11 +129,14 @@ export class SqliteMessageCache implements MessageCache {
   }
 
   async add(entries: readonly CacheEntry[]): Promise<Added> {
+    let added: Added;
     try {
-      return this.indexes.writing(() => this.insertBatch.immediate(entries));
+      added = this.indexes.writing(() => this.insertBatch.immediate(entries));
     } catch (err) {
       throw writeFailure(err);
     }
+    this.committed();
+    return added;
   }
 
   async release(ids: readonly string[]): Promise<Outbound[]> {
