@@ -64,8 +64,8 @@ export class IdleCheckpoints {
   /**
    * Frames in the WAL not yet copied into the database: from the WAL-index header (the
    * -shm file every connection maps, sqlite.org/walformat.html), mxFrame at byte 16 less
-   * nBackfill at byte 96, in native byte order. A pread, against a checkpoint pragma's
-   * locks; 0 while there is no WAL-index.
+   * nBackfill at byte 96, in native byte order. One pread, where asking SQLite would take
+   * its locks; 0 while there is no WAL-index.
    */
   private waiting(): number {
     try {

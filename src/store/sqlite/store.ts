@@ -12,9 +12,9 @@ import { SqliteReceiptStore } from './receipt-store.js';
  * is empty), its WAL checkpointed between publishes when the load allows
  * (idle-checkpoints.ts). Job notifications stay in memory: a job this process saves due
  * before the next poll is picked up at once; one saved by another process on the same
- * file is found by the next poll (every second). The live feed is in memory too: a commit goes live
- * without a round trip through the database, so this process's subscribers see only this
- * process's publishes (a backend for several nodes tails its database instead).
+ * file is found by the next poll (every second). The live feed is in memory too: a commit
+ * goes live without a round trip through the database, so this process's subscribers see
+ * only this process's publishes (a backend for several nodes tails its database instead).
  */
 export function openSqliteStore(file: string, startupQueries = ''): Store & { ping(): Promise<void> } {
   const db = openDatabase(file, startupQueries);
