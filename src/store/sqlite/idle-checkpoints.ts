@@ -4,6 +4,8 @@ import type Database from 'better-sqlite3';
 
 /** How long no commit must come before the WAL is checkpointed. */
 const idleMs = 10;
+/** The share of `wal_autocheckpoint` at which an idle connection checkpoints. */
+const share = 0.9;
 
 /**
  * SQLite's WAL checkpoints, taken while the event loop is idle when the load allows it.
@@ -12,11 +14,14 @@ const idleMs = 10;
  * commit, and every publish and delivery queued behind it, waited 4–10 ms here, once
  * every ~330 lone publishes (issue 39: the fan-out p99 outliers at a fixed rate).
  *
- * Here a commit (re)arms a timer; once no commit came for `idleMs` and half that threshold
- * of frames wait, the checkpoint runs then, on the same connection, between publishes
- * instead of inside one. It copies everything, so the next commit starts the WAL over and
- * the inline one is never reached; what a commit still pays is the fsync of the WAL's new
- * header at that start (~0.3 ms), once a cycle, as before. A load with no idle moment
+ * Here a commit (re)arms a timer; once no commit came for `idleMs` and nine tenths of that
+ * threshold of frames wait, the checkpoint runs then, on the same connection, between
+ * publishes instead of inside one. It copies everything, so the next commit starts the WAL
+ * over and the inline one is never reached; what a commit still pays is the fsync of the
+ * WAL's new header at that start (~0.3 ms), once a cycle, as before. So close to SQLite's
+ * own threshold, a light load checkpoints about as often as before (each idle look sees a
+ * commit's few frames); half of it made twice the fsyncs, and at 50–100 publishes/s the
+ * idle moment often ends with the next publish, which then waits as it did inline. A load with no idle moment
  * checkpoints inline, as SQLite does. (Checkpoints on a thread of their own were tried
  * twice: they compete with the event loop for its core, and under steady writes never
  * catch up; bench/README.md.) A threshold the startup queries set is kept; a database in
@@ -36,7 +41,7 @@ export class IdleCheckpoints {
   static start(db: Database.Database, file: string): IdleCheckpoints | undefined {
     if (file === '' || db.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
     const threshold = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    return threshold > 1 ? new IdleCheckpoints(db, file, Math.floor(threshold / 2)) : undefined;
+    return threshold > 1 ? new IdleCheckpoints(db, file, Math.floor(threshold * share)) : undefined;
   }
 
   /** A transaction committed on the connection. */
