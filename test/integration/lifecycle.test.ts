@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { LineStream, publish, SseStream, WsStream, type Json } from '../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { until } from '../support/wait.js';
 
 /** Scheduled delivery and the message lifecycle: delays, sequence ids, update, clear, delete. */
 
@@ -18,11 +19,6 @@ const lines = (text: string): Json[] => (text === '' ? [] : text.trimEnd().split
 const poll = async (path: string): Promise<Json[]> => lines(await (await fetch(`${s.url}${path}`)).text());
 const nowSec = (): number => Math.floor(Date.now() / 1000);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `done` every 100 ms until it holds; fails with `what` after 10 s (a loaded machine runs jobs late). */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !done(); await sleep(100)) if (Date.now() > deadline) assert.fail(what);
-}
 
 /** The next event that is not a keepalive. */
 async function nextEvent(stream: LineStream, timeoutMs = 5000): Promise<Json> {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { postChunked, publish, type Json } from '../support/clients.js';
 import { ferretDbSkip, startFerretDb, type FerretDb } from '../support/ferretdb.js';
 import { freshDatabase, postgresSkip } from '../support/postgres.js';
 import { seaweedFsSkip, startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { serveUntilExit, spawnServer, startTestServer, tempDir, type TestServer } from '../support/server.js';
+import { until } from '../support/wait.js';
 
 /** Uploads with attachment-cache-dir an s3:// URL (ntfy 2.20), against a real SeaweedFS. */
 
@@ -31,11 +31,6 @@ async function keys(bucket: string): Promise<string[]> {
 }
 
 const pathOf = (attachment: unknown): string => new URL((attachment as { url: string }).url).pathname;
-
-/** Polls `check` every 100 ms until it holds, for at most `ms`. */
-async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  for (const started = Date.now(); !(await check()); await sleep(100)) assert.ok(Date.now() - started < ms, `${what} within ${ms} ms`);
-}
 
 describe('attachments in S3', { skip, timeout: 120_000 }, () => {
   it('an upload lands in the bucket under the prefix, and downloads through the server whole, by HEAD and by range', async () => {
@@ -103,7 +98,7 @@ describe('attachments in S3', { skip, timeout: 120_000 }, () => {
     const s = await server({ 'attachment-expiry-duration': '1s', 'manager-interval': '1s', 'visitor-attachment-total-size-limit': '1500' });
     const { json } = await publish(`${s.url}/exp`, Buffer.alloc(1000, 0xff));
     assert.equal((await publish(`${s.url}/exp`, Buffer.alloc(1000, 0xff))).status, 413);
-    await eventually(async () => (await keys(s.bucket)).length === 0, 10_000, 'the object deleted');
+    await until(async () => (await keys(s.bucket)).length === 0, 'the object deleted', { everyMs: 100 });
     assert.equal((await fetch(`${s.url}${pathOf(json.attachment)}`)).status, 404);
     assert.equal((await publish(`${s.url}/exp`, Buffer.alloc(1000, 0xff))).status, 200, 'the share is free again');
   });

@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/store/sqlite/database.js';
 import { IdleCheckpoints } from '../../src/store/sqlite/idle-checkpoints.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/server.js';
+import { until } from '../support/wait.js';
 import { entry, message } from './contracts/cache-messages.js';
 
 function open(startupQueries = ''): { db: Database.Database; file: string } {
@@ -26,19 +27,6 @@ function commit(db: Database.Database, count: number, checkpoints: IdleCheckpoin
   }
 }
 
-/** Retries `check` every 20 ms until it passes or `timeoutMs` ran out (then its last failure is thrown). */
-async function eventually(check: () => void, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const autocheckpoint = (db: Database.Database): number => db.pragma('wal_autocheckpoint', { simple: true }) as number;
 
 describe('checkpoints between commits', () => {
@@ -51,7 +39,7 @@ describe('checkpoints between commits', () => {
     // 930 frames: past 900, short of the 1,000 at which SQLite would checkpoint inside a commit.
     commit(db, 310, checkpoints);
     assert.equal(statSync(file).size, before);
-    await eventually(() => assert.ok(statSync(file).size >= before + 1_250_000, `${statSync(file).size} bytes`), 3_000);
+    await until(() => statSync(file).size >= before + 1_250_000, 'the WAL copied into the file', { timeoutMs: 3_000 });
     assert.equal(autocheckpoint(db), 1000);
   });
 
@@ -71,7 +59,7 @@ describe('checkpoints between commits', () => {
     after(() => checkpoints?.close());
     const before = statSync(file).size;
     commit(db, 125, checkpoints); // 375 frames: past 360, short of 400
-    await eventually(() => assert.ok(statSync(file).size >= before + 500_000, `${statSync(file).size} bytes`), 3_000);
+    await until(() => statSync(file).size >= before + 500_000, 'the WAL copied into the file', { timeoutMs: 3_000 });
   });
 
   it('checks nothing once closed', async () => {
@@ -103,6 +91,6 @@ describe('checkpoints between commits', () => {
     // sequence's): ~940 in all, which SQLite leaves in the WAL.
     for (let i = 0; i < 290; i++) await store.cache.add([entry(message('idle', { message: 'x'.repeat(200) }))]);
     assert.equal(statSync(file).size, before);
-    await eventually(() => assert.ok(statSync(file).size >= before + 100_000, `${statSync(file).size} bytes`), 3_000);
+    await until(() => statSync(file).size >= before + 100_000, 'the WAL copied into the file', { timeoutMs: 3_000 });
   });
 });

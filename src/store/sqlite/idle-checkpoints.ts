@@ -6,6 +6,8 @@ import type Database from 'better-sqlite3';
 const idleMs = 10;
 /** The share of `wal_autocheckpoint` at which an idle connection checkpoints. */
 const share = 0.9;
+/** The WAL-index header's 32-bit fields are in the machine's byte order. */
+const readU32 = endianness() === 'LE' ? (b: Buffer, at: number) => b.readUInt32LE(at) : (b: Buffer, at: number) => b.readUInt32BE(at);
 
 /**
  * SQLite's WAL checkpoints, taken while the event loop is idle when the load allows it.
@@ -20,8 +22,7 @@ const share = 0.9;
  * over and the inline one is never reached; what a commit still pays is the fsync of the
  * WAL's new header at that start (~0.3 ms), once a cycle, as before. So close to SQLite's
  * own threshold, a light load checkpoints about as often as before (each idle look sees a
- * commit's few frames); half of it made twice the fsyncs, and at 50–100 publishes/s the
- * idle moment often ends with the next publish, which then waits as it did inline. A load with no idle moment
+ * commit's few frames; half of it made twice the fsyncs). A load with no idle moment
  * checkpoints inline, as SQLite does. (Checkpoints on a thread of their own were tried
  * twice: they compete with the event loop for its core, and under steady writes never
  * catch up; bench/README.md.) A threshold the startup queries set is kept; a database in
@@ -57,7 +58,7 @@ export class IdleCheckpoints {
   }
 
   private readonly check = (): void => {
-    if (!this.db.open || this.waiting() < this.frames) return;
+    if (this.waiting() < this.frames) return;
     try {
       // PASSIVE: a reader's old snapshot keeps what it needs in the WAL; nothing waits for it.
       this.db.pragma('wal_checkpoint(PASSIVE)');
@@ -69,8 +70,8 @@ export class IdleCheckpoints {
   /**
    * Frames in the WAL not yet copied into the database: from the WAL-index header (the
    * -shm file every connection maps, sqlite.org/walformat.html), mxFrame at byte 16 less
-   * nBackfill at byte 96, in native byte order. One pread, where asking SQLite would take
-   * its locks; 0 while there is no WAL-index.
+   * nBackfill at byte 96. One pread, where asking SQLite would take its locks; 0 while
+   * there is no WAL-index.
    */
   private waiting(): number {
     try {
@@ -80,6 +81,6 @@ export class IdleCheckpoints {
     }
     const { header } = this;
     if (readSync(this.index, header, 0, header.length, 0) < header.length) return 0;
-    return endianness() === 'LE' ? header.readUInt32LE(16) - header.readUInt32LE(96) : header.readUInt32BE(16) - header.readUInt32BE(96);
+    return readU32(header, 16) - readU32(header, 96);
   }
 }

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientProcess, philAccess, runClient } from '../../support/cli-client.js';
 import type { Json } from '../../support/clients.js';
 import { spawnServer, startTestServer, tempDir, type TestServer } from '../../support/server.js';
 import { LogCapture } from '../../support/log.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
+import { until } from '../../support/wait.js';
 
 /** `tocsin subscribe` as a child process against a real server: what it prints and what its commands see. */
 
@@ -26,15 +26,6 @@ async function publish(url: string, message: string, headers: Record<string, str
 }
 
 const asJson = (line: string): Json => JSON.parse(line) as Json;
-
-/** Waits until `done()` holds: the server's connection count has no event to wait on, so it is looked at every 20 ms. */
-async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
 
 describe('tocsin subscribe — printing and polling', () => {
   it('prints each message as the JSON line the server sent, live and replayed (since=)', async () => {
@@ -153,7 +144,7 @@ describe('tocsin subscribe — reconnecting', () => {
     const connections = s.server.context.connections;
     const earlier = new Set(connections);
     const sub = new ClientProcess(['sub', `${s.url}/gap`]);
-    await until(() => connections.size > earlier.size);
+    await until(() => connections.size > earlier.size, 'a new connection to the server');
     // The server ends the new connection, as at its shutdown: the open event has gone out before.
     [...connections].find((connection) => !earlier.has(connection))?.end();
     assert.match(await sub.stderr.take(10_000), /WARN 127\.0\.0\.1:\d+\/gap Connection closed by the server$/);
