@@ -76,9 +76,9 @@ async function addSpaced(cache: MessageCache, topics: number, now: number, idleM
   const took: number[] = [];
   for (let i = 0; i < spacedAdds; i++) {
     await new Promise((resolve) => (idleMs > 0 ? setTimeout(resolve, idleMs) : setImmediate(resolve)));
-    const batchOf = entries(topics, now);
+    const next = entries(topics, now);
     const start = performance.now();
-    await cache.add(batchOf);
+    await cache.add(next);
     took.push(1000 * (performance.now() - start));
   }
   took.sort((a, b) => a - b);
