@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { until } from '../support/wait.js';
 
 let s: TestServer;
 before(async () => {
@@ -32,11 +33,7 @@ async function closeIdle(clients: Worker): Promise<void> {
   const exited = once(clients, 'exit');
   clients.postMessage('close');
   await exited;
-  await until(() => s.server.context.connections.size === 0);
-}
-
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+  await until(() => s.server.context.connections.size === 0, 'the idle connections closed', { timeoutMs: 60_000, everyMs: 1 });
 }
 
 describe('idle subscriptions — heap per subscription', () => {
@@ -49,7 +46,7 @@ describe('idle subscriptions — heap per subscription', () => {
       await closeIdle(await openIdle(format, 200)); // compiled code and grown tables are not per subscription
       const before = heapUsed();
       const clients = await openIdle(format, 1000);
-      await until(() => s.server.context.connections.size === 1000);
+      await until(() => s.server.context.connections.size === 1000, '1,000 connections open', { timeoutMs: 60_000, everyMs: 1 });
       const perSubscription = (heapUsed() - before) / 1000 / 1024;
       await closeIdle(clients);
       assert.ok(perSubscription < budgets[format], `${perSubscription.toFixed(2)} KB per ${format} subscription`);

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import type { ReplayQuery } from '../../src/store/message-cache.js';
 import { LineStream, publish, type Json } from '../support/clients.js';
 import { spawnServer, startTestServer, type TestServer } from '../support/server.js';
+import { until } from '../support/wait.js';
 
 /** Issue 33, findings 1 and 6: what one subscription request naming many topics may cost. */
 
@@ -119,7 +120,7 @@ describe('subscribe — topics of polls and ended subscriptions', () => {
     assert.equal((await publish(`${s.url}/kept`, 'hi')).status, 200);
     assert.deepEqual([(await publish(`${s.url}/four`, 'x')).status, s.server.context.topics.size], [429, 3]);
     stream.close();
-    await waitFor(() => s.server.context.topics.size === 1);
+    await until(() => s.server.context.topics.size === 1, 'the topic held', { timeoutMs: 5000, everyMs: 1 });
     assert.equal((await publish(`${s.url}/four`, 'x')).status, 200);
   });
 });
@@ -144,11 +145,3 @@ describe('subscribe — replay paid before it is loaded', () => {
     assert.ok((asked[0] as number) < 1000, `asked for ${asked[0]} bytes: about 700 were left`);
   });
 });
-
-async function waitFor(done: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise(setImmediate);
-  }
-}
